@@ -1,0 +1,27 @@
+"""rouge_plus: the whole ROUGE family, exact, fast and Unicode-aware.
+
+The scoring core (:class:`RougeScorer`, :func:`score`) needs only NumPy and NLTK; the Hugging Face
+``evaluate`` metric :class:`RougePlus` is imported on first use, so importing this package stays
+cheap when ``evaluate`` is not wanted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._version import __version__
+from .options import ScoreOptions
+from .scorer import ExampleScores, RougeScorer, score
+
+if TYPE_CHECKING:
+    from .rouge_plus import RougePlus
+
+__all__ = ["ExampleScores", "RougePlus", "RougeScorer", "ScoreOptions", "__version__", "score"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "RougePlus":
+        from .rouge_plus import RougePlus
+
+        return RougePlus
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,78 @@
+"""Checking and normalizing what users pass as predictions and references.
+
+Everything that can be wrong with the input is caught here, with the row index in the message,
+so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Validated input: one prediction and one or more references per row."""
+
+    predictions: list[str]
+    references: list[list[str]]
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    @property
+    def pair_owner(self) -> list[int]:
+        """Row index of every (prediction, reference) pair, pairs in row order."""
+        return [row for row, refs in enumerate(self.references) for _ in refs]
+
+
+def _as_list(values: object, argument: str) -> list:
+    if values is None:
+        raise TypeError(f"{argument} is None; expected a list of strings")
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{argument} must be a list of texts, not a single {type(values).__name__}")
+    if hasattr(values, "tolist"):  # NumPy arrays, pandas Series, pyarrow arrays
+        values = values.tolist()
+    if not isinstance(values, Iterable):
+        raise TypeError(f"{argument} must be a list of texts, got {type(values).__name__}")
+    return list(values)
+
+
+def _check_text(value: object, where: str) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        raise TypeError(f"{where} is None; expected a str")
+    raise TypeError(f"{where} is a {type(value).__name__}; expected a str")
+
+
+def _reference_row(value: object, row: int) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if value is None:
+        raise TypeError(f"references[{row}] is None; expected a str or a list of str")
+    if isinstance(value, bytes) or not isinstance(value, (Sequence, Iterable)):
+        raise TypeError(
+            f"references[{row}] is a {type(value).__name__}; expected a str or a list of str"
+        )
+    refs = [_check_text(ref, f"references[{row}][{k}]") for k, ref in enumerate(_as_list(value, f"references[{row}]"))]
+    if not refs:
+        raise ValueError(f"references[{row}] is an empty list; every prediction needs a reference")
+    return refs
+
+
+def normalize_inputs(predictions: object, references: object) -> Batch:
+    """Validate predictions and references and bring them to one shape.
+
+    ``references`` may hold one text per row or a list of texts per row (the two may be mixed).
+    """
+    preds = [_check_text(p, f"predictions[{i}]") for i, p in enumerate(_as_list(predictions, "predictions"))]
+    refs = _as_list(references, "references")
+    if len(preds) != len(refs):
+        raise ValueError(
+            f"predictions and references differ in length: {len(preds)} predictions, "
+            f"{len(refs)} references"
+        )
+    if not preds:
+        raise ValueError("predictions and references are empty: there is nothing to score")
+    return Batch(preds, [_reference_row(value, row) for row, value in enumerate(refs)])

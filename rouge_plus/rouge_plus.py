@@ -1,0 +1,138 @@
+"""rouge_plus as a Hugging Face ``evaluate`` metric.
+
+A thin layer over :mod:`rouge_plus.scorer`: it declares the input features, merges options given
+at load time with those given to ``compute``, and hands the columns to the core. When the inputs
+are given straight to ``compute`` in a single process, they are scored directly instead of making
+a round trip through evaluate's Arrow cache and file locks, which would only add time.
+"""
+
+import datasets
+import evaluate
+
+from rouge_plus.inputs import normalize_inputs
+from rouge_plus.options import ScoreOptions
+from rouge_plus.scorer import aggregate, per_example, score_examples
+
+_CITATION = """\
+@inproceedings{lin-2004-rouge,
+    title = "{ROUGE}: A Package for Automatic Evaluation of Summaries",
+    author = "Lin, Chin-Yew",
+    booktitle = "Text Summarization Branches Out",
+    year = "2004",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W04-1013",
+    pages = "74--81",
+}
+@article{ganesan2018rouge,
+    title = {ROUGE 2.0: Updated and Improved Measures for Evaluation of Summarization Tasks},
+    author = {Ganesan, Kavita},
+    journal = {arXiv preprint arXiv:1803.01937},
+    year = {2018}
+}
+"""
+
+_DESCRIPTION = """\
+ROUGE (Recall-Oriented Understudy for Gisting Evaluation) compares generated text with one or more
+human references. rouge_plus computes ROUGE-N, ROUGE-L and ROUGE-Lsum with numbers identical to
+rouge_score (what evaluate's "rouge" runs) by default, scores text in any language, reports
+precision, recall and F, and aggregates deterministically.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of texts to score.
+    references: one reference text per prediction, or a list of reference texts per prediction.
+    rouge_types: ROUGE types to compute (default ["rouge1", "rouge2", "rougeL", "rougeLsum"]).
+    use_stemmer: stem with Porter's stemmer as rouge_score does (default False).
+    tokenizer: "default" (Unicode-aware), "rouge_score", "whitespace", "char", or a callable.
+    split_sentences: sentence splitting for rougeLsum: "newline" (default), "rules", or a callable.
+    multi_ref: "best" (default), "pooled", "mean", "best_recall" or "jackknife".
+    beta / alpha: weight of recall in F (default beta=1).
+    use_aggregator: aggregate over the corpus (default True) or return per-example lists.
+    aggregation: "mean" (default) or "bootstrap" (with confidence_level, n_resamples, seed).
+    return_precision_recall: also return <type>_precision, <type>_recall, <type>_fmeasure.
+Returns:
+    A flat dict of floats: result["rouge1"] is the F-measure of ROUGE-1.
+Examples:
+    >>> import evaluate
+    >>> rouge = evaluate.load("./rouge_plus")  # doctest: +SKIP
+    >>> rouge.compute(predictions=["the cat sat"], references=[["the cat sat down"]])  # doctest: +SKIP
+    {'rouge1': 0.857..., 'rouge2': 0.8, 'rougeL': 0.857..., 'rougeLsum': 0.857...}
+"""
+
+# Constructor arguments that belong to evaluate.EvaluationModule itself.
+_MODULE_ARGUMENTS = (
+    "config_name",
+    "keep_in_memory",
+    "cache_dir",
+    "num_process",
+    "process_id",
+    "experiment_id",
+    "hash",
+    "max_concurrent_cache_files",
+    "timeout",
+)
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class RougePlus(evaluate.Metric):
+    """The rouge_plus metric; options given here are defaults for every ``compute``."""
+
+    def __init__(self, **kwargs):
+        module_kwargs = {k: kwargs.pop(k) for k in _MODULE_ARGUMENTS if k in kwargs}
+        if "seed" in kwargs:  # both evaluate's seed and the bootstrap seed
+            module_kwargs["seed"] = kwargs["seed"]
+        ScoreOptions.from_kwargs(**kwargs)  # fail at load time on a bad option
+        self._default_options = dict(kwargs)
+        super().__init__(**module_kwargs)
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string"),
+                        "references": datasets.Sequence(datasets.Value("string")),
+                    }
+                ),
+                datasets.Features(
+                    {
+                        "predictions": datasets.Value("string"),
+                        "references": datasets.Value("string"),
+                    }
+                ),
+            ],
+            reference_urls=["https://aclanthology.org/W04-1013", "https://arxiv.org/abs/1803.01937"],
+        )
+
+    def _options(self, overrides: dict) -> ScoreOptions:
+        return ScoreOptions.from_kwargs(**{**self._default_options, **overrides})
+
+    def signature(self, **options) -> str:
+        """The reproducibility signature of a ``compute`` call with these options."""
+        return self._options(options).signature()
+
+    def _score(self, predictions, references, options: ScoreOptions):
+        examples = score_examples(normalize_inputs(predictions, references), options)
+        return aggregate(examples, options) if options.use_aggregator else per_example(examples, options)
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        direct = predictions is not None and self.num_process == 1 and self.writer is None
+        if direct:
+            return self._score(predictions, references, self._options(kwargs))
+        self._options(kwargs)  # reject bad options before evaluate touches its cache
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        batch = normalize_inputs(predictions, references)  # reject bad rows before caching them
+        return super().add_batch(predictions=batch.predictions, references=batch.references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        batch = normalize_inputs([prediction], [reference])
+        return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
+
+    def _compute(self, predictions, references, **kwargs):
+        return self._score(predictions, references, self._options(kwargs))

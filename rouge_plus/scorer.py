@@ -1,0 +1,153 @@
+"""The scoring core: predictions and references in, per-example and corpus scores out.
+
+Usable without ``evaluate``::
+
+    from rouge_plus import RougeScorer
+    scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
+    scorer.score(["the cat sat"], [["a cat sat", "the cat is sitting"]])
+
+The whole batch is encoded once (one vocabulary, one tokenization per text), every ROUGE type is
+counted over all (prediction, reference) pairs, references are reduced per row, and only then are
+scores aggregated.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .aggregation import Interval, bootstrap_interval, mean_scores
+from .counting import count_pairs, precision_recall
+from .encoding import TextPipeline
+from .inputs import Batch, normalize_inputs
+from .multiref import reduce_references
+from .options import ScoreOptions
+from .sentences import available_sentence_splitters, get_sentence_splitter
+from .stemming import get_stemmer
+from .tokenizers import available_tokenizers, get_tokenizer
+
+logger = logging.getLogger(__name__)
+
+_COLUMNS = ("precision", "recall", "fmeasure")
+
+
+@dataclass(frozen=True)
+class ExampleScores:
+    """Per-example scores: for each ROUGE type an ``(n, 3)`` array of precision, recall, F."""
+
+    scores: dict[str, np.ndarray]
+    signature: str
+
+    def __len__(self) -> int:
+        return len(next(iter(self.scores.values())))
+
+
+def _pipeline(options: ScoreOptions) -> TextPipeline:
+    tokenizer = get_tokenizer(options.tokenizer)
+    splitter = get_sentence_splitter(options.split_sentences)
+    builtin = isinstance(options.tokenizer, str) and isinstance(options.split_sentences, str)
+    return TextPipeline(
+        tokenizer=tokenizer,
+        split_sentences=splitter,
+        stem=get_stemmer("porter") if options.use_stemmer else None,
+        need_sentences=any(m.uses_sentences for m in options.rouge_types),
+        sentence_safe=builtin
+        and options.tokenizer in available_tokenizers()
+        and options.split_sentences in available_sentence_splitters(),
+    )
+
+
+def _warn_wordless(batch: Batch, wordless: list[int]) -> None:
+    if not wordless:
+        return
+    n_preds = len(batch)
+    first = wordless[0]
+    where = f"predictions[{first}]" if first < n_preds else "a reference"
+    message = (
+        f"{len(wordless)} non-empty text(s) produced no tokens with this tokenizer "
+        f"(first: {where}); they score 0. Non-Latin text needs tokenizer='default'."
+    )
+    logger.warning(message)
+    warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
+    """Score every row of a validated batch under ``options``."""
+    texts = batch.predictions + [ref for refs in batch.references for ref in refs]
+    documents, wordless = _pipeline(options).encode(texts)
+    _warn_wordless(batch, wordless)
+    owner = np.asarray(batch.pair_owner, dtype=np.int64)
+    pairs = [(int(row), len(batch) + k) for k, row in enumerate(owner)]
+    counts = count_pairs(options.rouge_types, documents, pairs)
+    scores = {
+        measure.name: reduce_references(
+            options.multi_ref, counts[measure], owner, len(batch), precision_recall, options.fmeasure
+        )
+        for measure in options.rouge_types
+    }
+    return ExampleScores(scores, options.signature())
+
+
+def _flat_keys(name: str, values: np.ndarray, with_pr: bool, suffix: str = "") -> dict:
+    keys = {f"{name}{suffix}": values[..., 2]}
+    if with_pr:
+        keys.update({f"{name}_{col}{suffix}": values[..., i] for i, col in enumerate(_COLUMNS)})
+    return keys
+
+
+def aggregate(examples: ExampleScores, options: ScoreOptions) -> dict[str, float]:
+    """The corpus result as a flat dict of Python floats (``result["rouge1"]`` is F)."""
+    result: dict[str, float] = {}
+    for name, values in examples.scores.items():
+        if options.aggregation == "bootstrap":
+            interval: Interval = bootstrap_interval(
+                values,
+                confidence_level=options.confidence_level,
+                n_resamples=options.n_resamples,
+                seed=options.seed,
+            )
+            result.update(_flat_keys(name, interval.mid, options.return_precision_recall))
+            for bound in ("low", "high"):
+                result.update(
+                    _flat_keys(name, getattr(interval, bound), options.return_precision_recall, f"_{bound}")
+                )
+        else:
+            result.update(_flat_keys(name, mean_scores(values), options.return_precision_recall))
+    return {key: float(value) for key, value in result.items()}
+
+
+def per_example(examples: ExampleScores, options: ScoreOptions) -> dict[str, list[float]]:
+    """Per-example lists of Python floats, keyed like :func:`aggregate`."""
+    result: dict[str, list[float]] = {}
+    for name, values in examples.scores.items():
+        result.update(_flat_keys(name, values, options.return_precision_recall))
+    return {key: [float(v) for v in value] for key, value in result.items()}
+
+
+class RougeScorer:
+    """Scores predictions against references with fixed options (see :class:`ScoreOptions`)."""
+
+    def __init__(self, rouge_types: list[str] | str | None = None, **options: object):
+        self.options = ScoreOptions.from_kwargs(rouge_types=rouge_types, **options)
+
+    @property
+    def signature(self) -> str:
+        return self.options.signature()
+
+    def score_examples(self, predictions: object, references: object) -> ExampleScores:
+        return score_examples(normalize_inputs(predictions, references), self.options)
+
+    def score(self, predictions: object, references: object) -> dict[str, float] | dict[str, list[float]]:
+        """Aggregated scores, or per-example lists when ``use_aggregator=False``."""
+        examples = self.score_examples(predictions, references)
+        if self.options.use_aggregator:
+            return aggregate(examples, self.options)
+        return per_example(examples, self.options)
+
+
+def score(predictions: object, references: object, **options: object) -> dict:
+    """One-call functional API: ``score(preds, refs, rouge_types=["rouge1"], use_stemmer=True)``."""
+    return RougeScorer(**options).score(predictions, references)
