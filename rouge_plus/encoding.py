@@ -53,7 +53,9 @@ class TextPipeline:
         for index, text in enumerate(texts):
             sentences: list[list[int]] = []
             if self.need_sentences:
-                sentences = [list(map(word_id, self._tokens(s))) for s in self.split_sentences(text)]
+                sentences = [
+                    list(map(word_id, self._tokens(s))) for s in self.split_sentences(text)
+                ]
             if self.need_sentences and self.sentence_safe:
                 tokens = [token for sentence in sentences for token in sentence]
             else:

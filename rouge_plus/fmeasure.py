@@ -31,7 +31,9 @@ class FMeasure:
 
     def __post_init__(self) -> None:
         if self.beta is not None and self.alpha is not None:
-            raise ValueError("beta and alpha: give one of them, not both (alpha = 1 / (1 + beta**2))")
+            raise ValueError(
+                "beta and alpha: give one of them, not both (alpha = 1 / (1 + beta**2))"
+            )
         if self.beta is not None and not (isinstance(self.beta, (int, float)) and self.beta > 0):
             raise ValueError(f"beta must be a positive number, got {self.beta!r}")
         if self.alpha is not None and not (

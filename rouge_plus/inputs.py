@@ -55,7 +55,10 @@ def _reference_row(value: object, row: int) -> list[str]:
         raise TypeError(
             f"references[{row}] is a {type(value).__name__}; expected a str or a list of str"
         )
-    refs = [_check_text(ref, f"references[{row}][{k}]") for k, ref in enumerate(_as_list(value, f"references[{row}]"))]
+    refs = [
+        _check_text(ref, f"references[{row}][{k}]")
+        for k, ref in enumerate(_as_list(value, f"references[{row}]"))
+    ]
     if not refs:
         raise ValueError(f"references[{row}] is an empty list; every prediction needs a reference")
     return refs
@@ -66,7 +69,10 @@ def normalize_inputs(predictions: object, references: object) -> Batch:
 
     ``references`` may hold one text per row or a list of texts per row (the two may be mixed).
     """
-    preds = [_check_text(p, f"predictions[{i}]") for i, p in enumerate(_as_list(predictions, "predictions"))]
+    preds = [
+        _check_text(p, f"predictions[{i}]")
+        for i, p in enumerate(_as_list(predictions, "predictions"))
+    ]
     refs = _as_list(references, "references")
     if len(preds) != len(refs):
         raise ValueError(

@@ -70,7 +70,9 @@ def reduce_references(
         return np.stack([mean_p, mean_r, fmeasure(mean_p, mean_r)], axis=1)
     if mode == "jackknife":
         return _jackknife(per_pair, owner, n_rows)
-    raise ValueError(f"multi_ref: unknown mode {mode!r}; valid modes are: {', '.join(MULTI_REF_MODES)}")
+    raise ValueError(
+        f"multi_ref: unknown mode {mode!r}; valid modes are: {', '.join(MULTI_REF_MODES)}"
+    )
 
 
 def _jackknife(per_pair: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarray:
@@ -81,13 +83,15 @@ def _jackknife(per_pair: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarr
     out = np.empty((n_rows, 3))
     starts = _group_starts(owner, n_rows)
     ends = np.append(starts[1:], len(owner))
-    for row, (start, end) in enumerate(zip(starts, ends)):
+    for row, (start, end) in enumerate(zip(starts, ends, strict=True)):
         scores = per_pair[start:end]
         if len(scores) == 1:
             out[row] = scores[0]
             continue
         picks = [
-            np.delete(np.arange(len(scores)), left_out)[np.argmax(np.delete(scores[:, 2], left_out))]
+            np.delete(np.arange(len(scores)), left_out)[
+                np.argmax(np.delete(scores[:, 2], left_out))
+            ]
             for left_out in range(len(scores))
         ]
         out[row] = scores[picks].mean(axis=0)

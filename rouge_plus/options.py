@@ -1,7 +1,8 @@
 """Every scoring option in one validated, immutable object, and its reproducibility signature.
 
 The signature (like sacrebleu's) records every setting that can change a score, plus the package
-version, so a number in a paper can be reproduced: ``rouge_plus|types:rouge1,rougeL|tok:default|...``.
+version, so a number in a paper can be reproduced:
+``rouge_plus|types:rouge1,rougeL|tok:default|...``.
 """
 
 from __future__ import annotations
@@ -81,7 +82,11 @@ class ScoreOptions:
             raise ValueError(
                 f"confidence_level must be a float in (0, 1), got {self.confidence_level!r}"
             )
-        if isinstance(self.n_resamples, bool) or not isinstance(self.n_resamples, int) or self.n_resamples < 1:
+        if (
+            isinstance(self.n_resamples, bool)
+            or not isinstance(self.n_resamples, int)
+            or self.n_resamples < 1
+        ):
             raise ValueError(f"n_resamples must be a positive int, got {self.n_resamples!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise TypeError(f"seed must be an int, got {self.seed!r}")

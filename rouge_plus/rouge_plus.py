@@ -56,7 +56,7 @@ Returns:
 Examples:
     >>> import evaluate
     >>> rouge = evaluate.load("./rouge_plus")  # doctest: +SKIP
-    >>> rouge.compute(predictions=["the cat sat"], references=[["the cat sat down"]])  # doctest: +SKIP
+    >>> rouge.compute(predictions=["the cat sat"], references=[["the cat sat down"]])
     {'rouge1': 0.857..., 'rouge2': 0.8, 'rougeL': 0.857..., 'rougeLsum': 0.857...}
 """
 
@@ -105,7 +105,10 @@ class RougePlus(evaluate.Metric):
                     }
                 ),
             ],
-            reference_urls=["https://aclanthology.org/W04-1013", "https://arxiv.org/abs/1803.01937"],
+            reference_urls=[
+                "https://aclanthology.org/W04-1013",
+                "https://arxiv.org/abs/1803.01937",
+            ],
         )
 
     def _options(self, overrides: dict) -> ScoreOptions:
@@ -117,9 +120,14 @@ class RougePlus(evaluate.Metric):
 
     def _score(self, predictions, references, options: ScoreOptions):
         examples = score_examples(normalize_inputs(predictions, references), options)
-        return aggregate(examples, options) if options.use_aggregator else per_example(examples, options)
+        return (
+            aggregate(examples, options)
+            if options.use_aggregator
+            else per_example(examples, options)
+        )
 
     def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score the given inputs (and any added with ``add_batch``) under the merged options."""
         direct = predictions is not None and self.num_process == 1 and self.writer is None
         if direct:
             return self._score(predictions, references, self._options(kwargs))
@@ -127,10 +135,14 @@ class RougePlus(evaluate.Metric):
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Validate a batch, then store it for a later ``compute``."""
         batch = normalize_inputs(predictions, references)  # reject bad rows before caching them
-        return super().add_batch(predictions=batch.predictions, references=batch.references, **kwargs)
+        return super().add_batch(
+            predictions=batch.predictions, references=batch.references, **kwargs
+        )
 
     def add(self, *, prediction=None, reference=None, **kwargs):
+        """Validate one example, then store it for a later ``compute``."""
         batch = normalize_inputs([prediction], [reference])
         return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
 

@@ -84,7 +84,12 @@ def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
     counts = count_pairs(options.rouge_types, documents, pairs)
     scores = {
         measure.name: reduce_references(
-            options.multi_ref, counts[measure], owner, len(batch), precision_recall, options.fmeasure
+            options.multi_ref,
+            counts[measure],
+            owner,
+            len(batch),
+            precision_recall,
+            options.fmeasure,
         )
         for measure in options.rouge_types
     }
@@ -112,7 +117,9 @@ def aggregate(examples: ExampleScores, options: ScoreOptions) -> dict[str, float
             result.update(_flat_keys(name, interval.mid, options.return_precision_recall))
             for bound in ("low", "high"):
                 result.update(
-                    _flat_keys(name, getattr(interval, bound), options.return_precision_recall, f"_{bound}")
+                    _flat_keys(
+                        name, getattr(interval, bound), options.return_precision_recall, f"_{bound}"
+                    )
                 )
         else:
             result.update(_flat_keys(name, mean_scores(values), options.return_precision_recall))
@@ -140,7 +147,9 @@ class RougeScorer:
     def score_examples(self, predictions: object, references: object) -> ExampleScores:
         return score_examples(normalize_inputs(predictions, references), self.options)
 
-    def score(self, predictions: object, references: object) -> dict[str, float] | dict[str, list[float]]:
+    def score(
+        self, predictions: object, references: object
+    ) -> dict[str, float] | dict[str, list[float]]:
         """Aggregated scores, or per-example lists when ``use_aggregator=False``."""
         examples = self.score_examples(predictions, references)
         if self.options.use_aggregator:

@@ -8,7 +8,7 @@ is bounded), which makes stemming nearly free on a large corpus.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 Stemmer = Callable[[str], str]
 
@@ -44,13 +44,13 @@ def available_stemmers() -> list[str]:
     return sorted(_STEMMERS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_stemmer(name: str) -> Stemmer:
     """The stemmer registered under ``name``; ``ValueError`` lists the valid names."""
     try:
         factory = _STEMMERS[name]
     except KeyError:
-        raise ValueError(
-            f"stemmer: unknown stemmer {name!r}; valid stemmers are: {', '.join(available_stemmers())}"
-        ) from None
+        valid = ", ".join(available_stemmers())
+        message = f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}"
+        raise ValueError(message) from None
     return factory()

@@ -34,8 +34,11 @@ class _AsRougeScoreTokenizer:
 def _oracle(predictions, references, tokenizer: str, use_stemmer: bool) -> dict[str, np.ndarray]:
     custom = None if tokenizer == "rouge_score" else _AsRougeScoreTokenizer(tokenizer, use_stemmer)
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer, tokenizer=custom)
-    rows = [scorer.score_multi(refs, pred) for pred, refs in zip(predictions, references)]
-    return {t: np.array([[r[t].precision, r[t].recall, r[t].fmeasure] for r in rows]) for t in TYPES}
+    pairs = zip(predictions, references, strict=True)
+    rows = [scorer.score_multi(refs, pred) for pred, refs in pairs]
+    return {
+        t: np.array([[r[t].precision, r[t].recall, r[t].fmeasure] for r in rows]) for t in TYPES
+    }
 
 
 def _assert_same(ours: dict[str, np.ndarray], oracle: dict[str, np.ndarray]) -> None:
@@ -90,7 +93,9 @@ def test_multi_reference_matches_score_multi(bench_rows, tokenizer, use_stemmer)
 
 
 def test_default_tokenizer_equals_rouge_score_on_ascii_rows(bench_rows):
-    ascii_rows = [r for r in bench_rows if r["prediction"].isascii() and r["references"][0].isascii()]
+    ascii_rows = [
+        r for r in bench_rows if r["prediction"].isascii() and r["references"][0].isascii()
+    ]
     assert len(ascii_rows) > 3000
     predictions = [r["prediction"] for r in ascii_rows]
     references = [r["references"] for r in ascii_rows]

@@ -1,9 +1,9 @@
 """Longest common subsequences: ROUGE-L and the summary-level union LCS of ROUGE-Lsum.
 
-Lengths use the bit-parallel algorithm of Allison & Dix / Hyyrö on Python integers: after reading
-``j`` tokens of the prediction, bit ``i`` of the column vector is 0 exactly where the LCS table grows
-from row ``i`` to ``i + 1``. Keeping every column vector lets the traceback read any table cell
-with one popcount, so the union LCS costs O(n·m/64) plus a linear walk instead of a full table.
+Lengths use the bit-parallel algorithm of Allison & Dix / Hyyrö on Python integers: after
+reading ``j`` tokens of the prediction, bit ``i`` of the column vector is 0 exactly where the LCS
+table grows from row ``i`` to ``i + 1``. Keeping every column vector lets the traceback read any
+table cell with one popcount: the union LCS costs O(n·m/64) plus a linear walk, not a full table.
 """
 
 from __future__ import annotations

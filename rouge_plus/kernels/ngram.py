@@ -10,7 +10,7 @@ def ngram_counts(tokens: Sequence[Hashable], n: int) -> Counter:
     """Count the n-grams of a token list; unigrams are counted as bare tokens."""
     if n == 1:
         return Counter(tokens)
-    return Counter(zip(*(tokens[i:] for i in range(n))))
+    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
 
 
 def clipped_overlap(first: Counter, second: Counter) -> int:

@@ -1,0 +1,1 @@
+"""Counting kernels: each scores one prediction against one reference."""

@@ -1,0 +1,219 @@
+"""Tokenizers chosen by name (like sacrebleu's ``tokenize=``), and adapters for user tokenizers.
+
+A tokenizer is a callable ``str -> list[str]`` with a ``name`` attribute; the name goes into the
+reproducibility signature. Built-in tokenizers (see ``available_tokenizers()``):
+
+``"rouge_score"``
+    Bit for bit the rule of Google's rouge_score (and of ROUGE-1.5.5): lowercase the text with
+    ``str.lower``, then every run of characters outside ``[a-z0-9]`` is a separator. Non-ASCII
+    letters vanish ("café" -> ``caf``, Chinese -> no tokens), except the two characters whose
+    lowercase is ASCII: "İ" lowercases to "i" + a combining dot (so it yields "i" and then a
+    split) and the Kelvin sign "K" lowercases to "k".
+``"default"``
+    Unicode-aware. On ASCII text it gives exactly the tokens of ``"rouge_score"``. Otherwise the
+    text is NFC-normalized (so composed and decomposed "café" agree), the invisible joiners
+    U+00AD, U+200C, U+200D and U+2060 are deleted, and a token is a run of letters, combining
+    marks and decimal digits of any script: "tiếng Việt" -> ``tiếng việt``, and Devanagari vowel
+    signs and viramas or Arabic harakat stay inside their word. Letters of scripts written
+    without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) are one token each,
+    together with the combining marks that follow them; Hangul keeps its space-separated words.
+    As in rouge_score, apostrophes, hyphens, underscores and other punctuation are separators
+    ("state-of-the-art" -> 4 tokens, "CAT's" -> ``cat s``, "3.14" -> ``3 14``).
+    Tokens are lowercased with ``str.lower``, not ``str.casefold``: casefolding would also
+    rewrite spellings ("ß" -> "ss", "ς" -> "σ"), which a lowercase comparison does not need, and
+    ``str.lower`` is what rouge_score applies to ASCII.
+``"whitespace"``
+    ``text.split()`` with each token lowercased; punctuation stays part of the token
+    ("mat." and "mat" differ).
+``"char"``
+    Every non-whitespace character (code point, after NFC) is a token, lowercased; for languages
+    without word segmentation. Combining marks that have no precomposed form become tokens of
+    their own; ``"default"`` keeps them with their base letter.
+
+With ``lowercase=False`` each built-in keeps the case of the text (for part-of-speech tagging);
+for every text, ``[t.lower() for t in cased(text)] == lowered(text)``. For this law to hold,
+non-ASCII tokens are lowercased one by one (which also makes Greek final sigma depend only on
+the token), and the cased ``"rouge_score"`` variant reads "İ" as "I" followed by a separator
+and the Kelvin sign as "K".
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import regex
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    """What the scorer calls: ``tokenizer(text) -> list[str]``, labelled by ``name``."""
+
+    name: str
+
+    def __call__(self, text: str) -> list[str]: ...
+
+
+_ASCII_LOWER_RUN = regex.compile(r"[a-z0-9]+")
+_ASCII_MIXED_RUN = regex.compile(r"[A-Za-z0-9]+")
+
+# The only non-ASCII characters whose str.lower() contains [a-z0-9]; see the module docstring.
+_LEGACY_CASED_TRANSLATION = str.maketrans({"\u0130": "I\u0307", "\u212a": "K"})
+
+_INVISIBLE_JOINERS = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
+
+# Letters of scripts written without spaces between words; Script_Extensions also brings in
+# marks shared by those scripts such as the prolonged sound mark "ー" and the iteration mark "々".
+_UNSPACED_LETTER = (
+    r"[\p{L}&&[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}"
+    r"\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]]"
+)
+_UNICODE_TOKEN = regex.compile(
+    rf"{_UNSPACED_LETTER}\p{{M}}*|[[\p{{L}}\p{{M}}\p{{Nd}}]--{_UNSPACED_LETTER}]+",
+    flags=regex.V1,
+)
+
+
+def _lower_each(tokens: list[str]) -> list[str]:
+    return [token.lower() for token in tokens]
+
+
+def _rouge_score_lowered(text: str) -> list[str]:
+    return _ASCII_LOWER_RUN.findall(text.lower())
+
+
+def _rouge_score_cased(text: str) -> list[str]:
+    if not text.isascii():
+        text = text.translate(_LEGACY_CASED_TRANSLATION)
+    return _ASCII_MIXED_RUN.findall(text)
+
+
+def _default_cased(text: str) -> list[str]:
+    if text.isascii():
+        return _ASCII_MIXED_RUN.findall(text)
+    text = unicodedata.normalize("NFC", _INVISIBLE_JOINERS.sub("", text))
+    return _UNICODE_TOKEN.findall(text)
+
+
+def _default_lowered(text: str) -> list[str]:
+    if text.isascii():
+        return _ASCII_LOWER_RUN.findall(text.lower())
+    return _lower_each(_default_cased(text))
+
+
+def _whitespace_cased(text: str) -> list[str]:
+    return text.split()
+
+
+def _whitespace_lowered(text: str) -> list[str]:
+    if text.isascii():
+        return text.lower().split()
+    return _lower_each(text.split())
+
+
+def _char_cased(text: str) -> list[str]:
+    return list("".join(unicodedata.normalize("NFC", text).split()))
+
+
+def _char_lowered(text: str) -> list[str]:
+    if text.isascii():
+        return list("".join(text.lower().split()))
+    return _lower_each(_char_cased(text))
+
+
+# name -> (lowercasing variant, case-keeping variant)
+_BUILTINS: dict[str, tuple[Callable[[str], list[str]], Callable[[str], list[str]]]] = {
+    "default": (_default_lowered, _default_cased),
+    "rouge_score": (_rouge_score_lowered, _rouge_score_cased),
+    "whitespace": (_whitespace_lowered, _whitespace_cased),
+    "char": (_char_lowered, _char_cased),
+}
+
+_CASED_SUFFIX = "-cased"
+
+
+@dataclass(frozen=True)
+class BuiltinTokenizer:
+    """One of the registry's tokenizers; ``name`` ends in ``-cased`` when it keeps case."""
+
+    name: str
+    lowercase: bool
+    _split: Callable[[str], list[str]]
+
+    def __call__(self, text: str) -> list[str]:
+        return self._split(text)
+
+
+@dataclass(frozen=True)
+class CheckedTokenizer:
+    """A user's tokenizer, with its output checked on every call.
+
+    ``lowercase`` does not apply: the user's tokens are used as returned, as rouge_score does
+    with a custom tokenizer.
+    """
+
+    name: str
+    _tokenize: Callable[[str], object]
+
+    def __call__(self, text: str) -> list[str]:
+        tokens = self._tokenize(text)
+        if isinstance(tokens, (list, tuple)) and all(isinstance(t, str) for t in tokens):
+            return list(tokens)
+        raise TypeError(
+            f"tokenizer {self.name!r} must return a list of str, "
+            f"got {_describe(tokens)} for input {text[:40]!r}"
+        )
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        wrong = next(t for t in value if not isinstance(t, str))
+        return f"a {type(value).__name__} containing {type(wrong).__name__} {wrong!r}"
+    return f"{type(value).__name__} {value!r:.60}"
+
+
+def available_tokenizers() -> list[str]:
+    """Names accepted by ``get_tokenizer``."""
+    return sorted(_BUILTINS)
+
+
+def get_tokenizer(
+    spec: str | Callable[[str], Sequence[str]] | object, *, lowercase: bool = True
+) -> Tokenizer:
+    """Return the tokenizer ``spec`` names or wraps.
+
+    ``spec`` is a registry name, a callable ``str -> list[str]`` (named by its ``name``
+    attribute if it has one, else ``custom:<qualified name>``), or an object with a
+    ``tokenize(text)`` method such as a rouge_score tokenizer (named ``custom:<class name>``).
+    ``lowercase=False`` selects the case-keeping variant of a built-in tokenizer.
+    """
+    if isinstance(spec, str):
+        return _builtin(spec, lowercase)
+    if isinstance(spec, BuiltinTokenizer):
+        base = spec.name.removesuffix(_CASED_SUFFIX)
+        return spec if spec.lowercase == lowercase else _builtin(base, lowercase)
+    if callable(spec):
+        name = getattr(spec, "name", None)
+        if not isinstance(name, str):
+            name = f"custom:{getattr(spec, '__qualname__', type(spec).__qualname__)}"
+        return CheckedTokenizer(name, spec)
+    tokenize = getattr(spec, "tokenize", None)
+    if callable(tokenize):
+        return CheckedTokenizer(f"custom:{type(spec).__qualname__}", tokenize)
+    raise TypeError(
+        "tokenizer must be a name, a callable str -> list[str], or an object with a "
+        f"tokenize(text) method; got {type(spec).__name__}"
+    )
+
+
+def _builtin(name: str, lowercase: bool) -> BuiltinTokenizer:
+    if name not in _BUILTINS:
+        raise ValueError(
+            f"unknown tokenizer {name!r}; valid names are: {', '.join(available_tokenizers())}"
+        )
+    lowered, cased = _BUILTINS[name]
+    if lowercase:
+        return BuiltinTokenizer(name, True, lowered)
+    return BuiltinTokenizer(name + _CASED_SUFFIX, False, cased)
