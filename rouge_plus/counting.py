@@ -2,72 +2,43 @@
 
 For each measure this produces three arrays over the pairs — ``hit``, ``pred_base``,
 ``ref_base`` — from which precision and recall follow (``hit / pred_base``, ``hit / ref_base``),
-and which add up over references for pooled scoring. Per-document n-gram and unigram counts are
-computed once and shared by all the pairs a document takes part in.
+and which add up over references for pooled scoring.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
-from .encoding import Document
+from .encoding import Encoded
 from .fmeasure import safe_divide
-from .kernels.lcs import lcs_length, summary_lcs_hits
-from .kernels.ngram import clipped_overlap, ngram_counts
+from .kernels.python_backend import LCS, NGRAM, SUMMARY_LCS
+from .native import count_pairs
 from .rouge_types import Measure
 
 Counts = tuple[np.ndarray, np.ndarray, np.ndarray]
 
-
-class _NgramCache:
-    def __init__(self, documents: Sequence[Document]):
-        self._documents = documents
-        self._cache: dict[tuple[int, int], Counter] = {}
-
-    def __call__(self, doc: int, n: int) -> Counter:
-        key = (doc, n)
-        counts = self._cache.get(key)
-        if counts is None:
-            counts = self._cache[key] = ngram_counts(self._documents[doc].tokens, n)
-        return counts
+_KIND_CODES = {"ngram": NGRAM, "lcs": LCS, "summary_lcs": SUMMARY_LCS}
 
 
-def count_pairs(
-    measures: Sequence[Measure],
-    documents: Sequence[Document],
-    pairs: Sequence[tuple[int, int]],
+def count_measures(
+    measures: Sequence[Measure], encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray
 ) -> dict[Measure, Counts]:
-    """Counts for each measure over ``pairs`` of (prediction document, reference document)."""
-    ngrams = _NgramCache(documents)
-    result = {}
-    for measure in measures:
-        hits = np.zeros(len(pairs))
-        pred_base = np.zeros(len(pairs))
-        ref_base = np.zeros(len(pairs))
-        for k, (p, r) in enumerate(pairs):
-            pred, ref = documents[p], documents[r]
-            if measure.kind == "ngram":
-                n = measure.n
-                hits[k] = clipped_overlap(ngrams(p, n), ngrams(r, n))
-                pred_base[k] = max(len(pred.tokens) - n + 1, 0)
-                ref_base[k] = max(len(ref.tokens) - n + 1, 0)
-            elif measure.kind == "lcs":
-                hits[k] = lcs_length(ref.tokens, pred.tokens)
-                pred_base[k] = len(pred.tokens)
-                ref_base[k] = len(ref.tokens)
-            elif measure.kind == "summary_lcs":
-                pred_counts = Counter(t for s in pred.sentences for t in s)
-                ref_counts = Counter(t for s in ref.sentences for t in s)
-                hits[k] = summary_lcs_hits(ref.sentences, pred.sentences, ref_counts, pred_counts)
-                pred_base[k] = pred_counts.total()
-                ref_base[k] = ref_counts.total()
-            else:  # pragma: no cover - parse_rouge_type only builds known kinds
-                raise AssertionError(measure.kind)
-        result[measure] = (hits, pred_base, ref_base)
-    return result
+    """Counts of each measure over the pairs ``(pred_docs[k], ref_docs[k])`` of ``encoded``."""
+    if not measures:
+        return {}
+    specs = [(_KIND_CODES[m.kind], m.n) for m in measures]
+    raw = count_pairs(
+        encoded.ids,
+        encoded.sentences,
+        encoded.documents,
+        pred_docs,
+        ref_docs,
+        specs,
+        encoded.vocab_size,
+    )
+    return {m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(measures)}
 
 
 def precision_recall(

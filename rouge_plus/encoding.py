@@ -1,66 +1,132 @@
-"""Texts to token-id documents: split sentences, tokenize, stem, map words to integers.
+"""Texts to token-id arrays: split sentences, tokenize, stem, map words to dense integers.
 
-Every text of a call (predictions and references alike) goes through one vocabulary, so the
-counting kernels compare small integers instead of strings. The vocabulary lives only for the
-call; nothing is left behind but the bounded stemming cache.
+The result of a batch is three flat arrays (see :class:`Encoded`), the shape the counting kernels
+read. Texts that the built-in rule can tokenize (ASCII text, for the default and rouge_score
+tokenizers) are tokenized by the compiled kernel straight from the ``str``; every other text is
+tokenized in Python and handed over as tokens. Stemming maps each distinct word once, through
+the vocabulary, instead of once per occurrence.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections import defaultdict
+import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-Tokenizer = Callable[[str], list[str]]
+import numpy as np
+
+from .native import Vocabulary
+
+# The compiled tokenizer computes rouge_score's rule: lowercased runs of ASCII letters and
+# digits. That is rouge_score's own result on any text without "İ" and the Kelvin sign (the only
+# non-ASCII characters whose lowercase is ASCII), and the default tokenizer's result on any text
+# with no non-ASCII letter, mark, decimal digit or invisible joiner (its other characters are
+# separators either way, and NFC maps none of them to an ASCII letter or digit).
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_JOINERS = frozenset("\u00ad\u200c\u200d\u2060")
+
+
+def _is_word_character(character: str) -> bool:
+    category = unicodedata.category(character)
+    return category[0] in "LM" or category == "Nd" or character in _JOINERS
+
+
+def _no_non_ascii_word(text: str) -> bool:
+    return text.isascii() or not any(map(_is_word_character, set(_NON_ASCII.findall(text))))
+
+
+_RULE_APPLIES: dict[str, Callable[[str], bool]] = {
+    "default": _no_non_ascii_word,
+    "rouge_score": lambda text: text.isascii() or ("\u0130" not in text and "\u212a" not in text),
+}
+
+Item = str | list[list[str]]
+
+# Built-in (tokenizer, splitter) pairs where a sentence break can fall inside a token: "rules"
+# ends a sentence right after "。" with no space, which "whitespace" keeps inside its token.
+_SPLITS_INSIDE_TOKENS = {("whitespace", "rules")}
 
 
 @dataclass(frozen=True)
-class Document:
-    """A tokenized text: its token ids, and the same ids grouped by sentence when needed."""
+class Encoded:
+    """Token ids of many documents.
 
-    tokens: list[int]
-    sentences: list[list[int]]
+    ``ids[sentences[s]:sentences[s + 1]]`` are the tokens of sentence ``s``; documents are runs
+    of sentences, ``documents[d]:documents[d + 1]``. Empty sentences are dropped.
+    """
+
+    ids: np.ndarray  # int32
+    sentences: np.ndarray  # int64, len n_sentences + 1
+    documents: np.ndarray  # int64, len n_documents + 1
+    vocab_size: int
+
+    def token_counts(self) -> np.ndarray:
+        return np.diff(self.sentences[self.documents])
 
 
 @dataclass(frozen=True)
 class TextPipeline:
-    """How one text becomes tokens.
+    """How texts become tokens.
 
-    ``sentence_safe`` says that tokenizing sentence by sentence yields exactly the tokens of the
-    whole text (true for the built-in tokenizers and splitters, which only split at whitespace);
-    then each text is tokenized once. Otherwise the whole text and each sentence are tokenized
-    separately, as rouge_score does.
+    ``tokenizer_name`` is the registry name of a built-in tokenizer (None for a user's), and
+    ``splitter_name`` that of a built-in splitter. ``sentence_safe`` says that tokenizing sentence
+    by sentence yields the tokens of the whole text, so one encoding serves every ROUGE type.
     """
 
-    tokenizer: Tokenizer
+    tokenizer: Callable[[str], list[str]]
+    tokenizer_name: str | None
     split_sentences: Callable[[str], list[str]]
+    splitter_name: str | None
     stem: Callable[[str], str] | None
-    need_sentences: bool
-    sentence_safe: bool
 
-    def _tokens(self, text: str) -> list[str]:
-        tokens = self.tokenizer(text)
-        if self.stem is not None:
-            tokens = list(map(self.stem, tokens))
-        return tokens
+    @property
+    def sentence_safe(self) -> bool:
+        names = (self.tokenizer_name, self.splitter_name)
+        return None not in names and names not in _SPLITS_INSIDE_TOKENS
 
-    def encode(self, texts: Sequence[str]) -> tuple[list[Document], list[int]]:
-        """Encode ``texts``; also return the indexes of texts that have words but no tokens."""
-        word_id = defaultdict(itertools.count().__next__).__getitem__
-        documents = []
-        wordless: list[int] = []
-        for index, text in enumerate(texts):
-            sentences: list[list[int]] = []
-            if self.need_sentences:
-                sentences = [
-                    list(map(word_id, self._tokens(s))) for s in self.split_sentences(text)
-                ]
-            if self.need_sentences and self.sentence_safe:
-                tokens = [token for sentence in sentences for token in sentence]
-            else:
-                tokens = list(map(word_id, self._tokens(text)))
-            if not tokens and text and not text.isspace():
-                wordless.append(index)
-            documents.append(Document(tokens, sentences))
-        return documents, wordless
+    def _item(self, text: str, by_sentence: bool) -> Item:
+        rule_applies = _RULE_APPLIES.get(self.tokenizer_name or "")
+        if not by_sentence:
+            if rule_applies is not None and rule_applies(text):
+                return text.replace("\n", " ")
+            return [self.tokenizer(text)]
+        if rule_applies is not None and rule_applies(text):
+            if self.splitter_name == "newline":
+                return text
+            return "\n".join(s.replace("\n", " ") for s in self.split_sentences(text))
+        return [self.tokenizer(sentence) for sentence in self.split_sentences(text)]
+
+    def encode(
+        self, texts: Sequence[str], *, by_sentence: bool, whole_too: bool = False
+    ) -> Encoded:
+        """Encode ``texts``: by sentence or as whole texts; with ``whole_too``, both (the whole
+        texts come first, then the same texts by sentence, as documents ``n .. 2n-1``)."""
+        items = [self._item(text, by_sentence and not whole_too) for text in texts]
+        if whole_too:
+            items += [self._item(text, True) for text in texts]
+        vocabulary = Vocabulary()
+        ids, sentences, documents = vocabulary.encode(items, True)
+        ids = np.frombuffer(ids, dtype=np.int32)
+        vocab_size = len(vocabulary)
+        if self.stem is not None and vocab_size:
+            ids, vocab_size = _stem_ids(ids, vocabulary.words(), self.stem)
+        return Encoded(
+            ids,
+            np.frombuffer(sentences, dtype=np.int64),
+            np.frombuffer(documents, dtype=np.int64),
+            vocab_size,
+        )
+
+
+def _stem_ids(
+    ids: np.ndarray, words: list[str], stem: Callable[[str], str]
+) -> tuple[np.ndarray, int]:
+    """Renumber word ids by stem: words with the same stem share one id."""
+    stem_id: dict[str, int] = {}
+    remap = np.fromiter(
+        (stem_id.setdefault(s, len(stem_id)) for s in map(stem, words)),
+        dtype=np.int32,
+        count=len(words),
+    )
+    return remap[ids], len(stem_id)

@@ -6,7 +6,7 @@ so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -24,6 +24,17 @@ class Batch:
     def pair_owner(self) -> list[int]:
         """Row index of every (prediction, reference) pair, pairs in row order."""
         return [row for row, refs in enumerate(self.references) for _ in refs]
+
+    def reference_position(self, pair: int) -> tuple[int, int]:
+        """(row, index within the row) of the ``pair``-th reference, counted in row order."""
+        for row, refs in enumerate(self.references):
+            if pair < len(refs):
+                return row, pair
+            pair -= len(refs)
+        raise IndexError(pair)
+
+    def rows(self, start: int, stop: int) -> Batch:
+        return Batch(self.predictions[start:stop], self.references[start:stop])
 
 
 def _as_list(values: object, argument: str) -> list:
@@ -46,19 +57,24 @@ def _check_text(value: object, where: str) -> str:
     raise TypeError(f"{where} is a {type(value).__name__}; expected a str")
 
 
+def _texts(values: list, argument: str) -> list[str]:
+    if all(type(value) is str for value in values):  # the common case, checked at C speed
+        return values
+    return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values)]
+
+
 def _reference_row(value: object, row: int) -> list[str]:
+    if type(value) is list and value and all(type(ref) is str for ref in value):
+        return value
     if isinstance(value, str):
         return [value]
     if value is None:
         raise TypeError(f"references[{row}] is None; expected a str or a list of str")
-    if isinstance(value, bytes) or not isinstance(value, (Sequence, Iterable)):
+    if isinstance(value, bytes) or not isinstance(value, Iterable):
         raise TypeError(
             f"references[{row}] is a {type(value).__name__}; expected a str or a list of str"
         )
-    refs = [
-        _check_text(ref, f"references[{row}][{k}]")
-        for k, ref in enumerate(_as_list(value, f"references[{row}]"))
-    ]
+    refs = _texts(_as_list(value, f"references[{row}]"), f"references[{row}]")
     if not refs:
         raise ValueError(f"references[{row}] is an empty list; every prediction needs a reference")
     return refs
@@ -69,10 +85,7 @@ def normalize_inputs(predictions: object, references: object) -> Batch:
 
     ``references`` may hold one text per row or a list of texts per row (the two may be mixed).
     """
-    preds = [
-        _check_text(p, f"predictions[{i}]")
-        for i, p in enumerate(_as_list(predictions, "predictions"))
-    ]
+    preds = _texts(_as_list(predictions, "predictions"), "predictions")
     refs = _as_list(references, "references")
     if len(preds) != len(refs):
         raise ValueError(
@@ -81,4 +94,6 @@ def normalize_inputs(predictions: object, references: object) -> Batch:
         )
     if not preds:
         raise ValueError("predictions and references are empty: there is nothing to score")
+    if all(type(value) is str for value in refs):
+        return Batch(preds, [[value] for value in refs])
     return Batch(preds, [_reference_row(value, row) for row, value in enumerate(refs)])

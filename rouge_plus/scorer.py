@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .aggregation import Interval, bootstrap_interval, mean_scores
-from .counting import count_pairs, precision_recall
+from .counting import count_measures, precision_recall
 from .encoding import TextPipeline
 from .inputs import Batch, normalize_inputs
 from .multiref import reduce_references
@@ -46,54 +46,89 @@ class ExampleScores:
 
 
 def _pipeline(options: ScoreOptions) -> TextPipeline:
-    tokenizer = get_tokenizer(options.tokenizer)
-    splitter = get_sentence_splitter(options.split_sentences)
-    builtin = isinstance(options.tokenizer, str) and isinstance(options.split_sentences, str)
+    tokenizer, splitter = options.tokenizer, options.split_sentences
     return TextPipeline(
-        tokenizer=tokenizer,
-        split_sentences=splitter,
+        tokenizer=get_tokenizer(tokenizer),
+        tokenizer_name=tokenizer if tokenizer in available_tokenizers() else None,
+        split_sentences=get_sentence_splitter(splitter),
+        splitter_name=splitter if splitter in available_sentence_splitters() else None,
         stem=get_stemmer("porter") if options.use_stemmer else None,
-        need_sentences=any(m.uses_sentences for m in options.rouge_types),
-        sentence_safe=builtin
-        and options.tokenizer in available_tokenizers()
-        and options.split_sentences in available_sentence_splitters(),
     )
 
 
-def _warn_wordless(batch: Batch, wordless: list[int]) -> None:
-    if not wordless:
+# Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
+CHUNK_ROWS = 4096
+
+
+def _wordless(texts: list[str], batch: Batch, start: int, token_counts: np.ndarray) -> list[str]:
+    """Where the texts with words but no tokens are, as ``predictions[i]``/``references[i][k]``."""
+    places = []
+    n_rows = len(batch)
+    for i in np.flatnonzero(token_counts == 0).tolist():
+        if not texts[i] or texts[i].isspace():
+            continue
+        if i < n_rows:
+            places.append(f"predictions[{start + i}]")
+        else:
+            row, k = batch.reference_position(i - n_rows)
+            places.append(f"references[{start + row}][{k}]")
+    return places
+
+
+def _warn_wordless(places: list[str]) -> None:
+    if not places:
         return
-    n_preds = len(batch)
-    first = wordless[0]
-    where = f"predictions[{first}]" if first < n_preds else "a reference"
     message = (
-        f"{len(wordless)} non-empty text(s) produced no tokens with this tokenizer "
-        f"(first: {where}); they score 0. Non-Latin text needs tokenizer='default'."
+        f"{len(places)} non-empty text(s) produced no tokens with this tokenizer "
+        f"(first: {places[0]}); they score 0. Non-Latin text needs tokenizer='default'."
     )
     logger.warning(message)
     warnings.warn(message, UserWarning, stacklevel=4)
 
 
-def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
-    """Score every row of a validated batch under ``options``."""
+def _score_chunk(
+    batch: Batch, start: int, options: ScoreOptions, pipeline: TextPipeline
+) -> tuple[dict[str, np.ndarray], list[str]]:
+    """Per-row scores of one chunk (rows ``start ..``), and where its wordless texts are."""
+    n_rows = len(batch)
     texts = batch.predictions + [ref for refs in batch.references for ref in refs]
-    documents, wordless = _pipeline(options).encode(texts)
-    _warn_wordless(batch, wordless)
     owner = np.asarray(batch.pair_owner, dtype=np.int64)
-    pairs = [(int(row), len(batch) + k) for k, row in enumerate(owner)]
-    counts = count_pairs(options.rouge_types, documents, pairs)
+    pred_docs, ref_docs = owner, np.arange(n_rows, n_rows + len(owner), dtype=np.int64)
+    by_sentence = [m for m in options.rouge_types if m.uses_sentences]
+    whole = [m for m in options.rouge_types if not m.uses_sentences]
+    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    encoded = pipeline.encode(texts, by_sentence=bool(by_sentence), whole_too=separate)
+    if separate:
+        shift = len(texts)
+        counts = count_measures(whole, encoded, pred_docs, ref_docs)
+        counts.update(count_measures(by_sentence, encoded, pred_docs + shift, ref_docs + shift))
+    else:
+        counts = count_measures(options.rouge_types, encoded, pred_docs, ref_docs)
     scores = {
         measure.name: reduce_references(
-            options.multi_ref,
-            counts[measure],
-            owner,
-            len(batch),
-            precision_recall,
-            options.fmeasure,
+            options.multi_ref, counts[measure], owner, n_rows, precision_recall, options.fmeasure
         )
         for measure in options.rouge_types
     }
-    return ExampleScores(scores, options.signature())
+    return scores, _wordless(texts, batch, start, encoded.token_counts()[: len(texts)])
+
+
+def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
+    """Score every row of a validated batch under ``options``, chunk by chunk."""
+    pipeline = _pipeline(options)
+    parts: list[dict[str, np.ndarray]] = []
+    wordless: list[str] = []
+    for start in range(0, len(batch), CHUNK_ROWS):
+        scores, places = _score_chunk(
+            batch.rows(start, start + CHUNK_ROWS), start, options, pipeline
+        )
+        parts.append(scores)
+        wordless += places
+    _warn_wordless(wordless)
+    return ExampleScores(
+        {name: np.concatenate([part[name] for part in parts]) for name in options.type_names},
+        options.signature(),
+    )
 
 
 def _flat_keys(name: str, values: np.ndarray, with_pr: bool, suffix: str = "") -> dict:

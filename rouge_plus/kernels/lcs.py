@@ -2,8 +2,8 @@
 
 Lengths use the bit-parallel algorithm of Allison & Dix / Hyyrö on Python integers: after
 reading ``j`` tokens of the prediction, bit ``i`` of the column vector is 0 exactly where the LCS
-table grows from row ``i`` to ``i + 1``. Keeping every column vector lets the traceback read any
-table cell with one popcount: the union LCS costs O(n·m/64) plus a linear walk, not a full table.
+table grows from row ``i`` to ``i + 1``. Keeping every column vector lets the traceback decide each
+step from one bit: the union LCS costs O(n·m/64) plus a linear walk, not a full table.
 """
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list
 
     From the bottom-right cell: a match moves diagonally; otherwise move left when
     ``T[i][j-1] > T[i-1][j]`` and up on ties. Both reference implementations walk this path, and
-    the union in ROUGE-Lsum depends on it.
+    the union in ROUGE-Lsum depends on it. Off a match, ``T[i][j]`` is the larger of the two
+    neighbours, so going left is right exactly when the table grows at row ``i`` of column ``j``:
+    one bit of the stored column decides.
     """
     if not ref or not pred:
         return []
@@ -54,9 +56,6 @@ def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list
             column = ((column + low) | (column - low)) & full
         columns.append(column)
 
-    def table(i: int, j: int) -> int:
-        return i - (columns[j] & ((1 << i) - 1)).bit_count()
-
     positions = []
     i, j = len(ref), len(pred)
     while i > 0 and j > 0:
@@ -64,7 +63,8 @@ def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list
             positions.append(i - 1)
             i -= 1
             j -= 1
-        elif table(i, j - 1) > table(i - 1, j):
+        elif not (columns[j] >> (i - 1)) & 1:
+            # T grows at row i of column j, so T[i][j-1] = T[i][j] > T[i-1][j]: go left.
             j -= 1
         else:
             i -= 1

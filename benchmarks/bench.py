@@ -1,0 +1,209 @@
+"""Throughput of rouge_plus against the ROUGE implementations people use, in one run.
+
+    python benchmarks/bench.py                      # corpus mode on ../shared/bench when present
+    python benchmarks/bench.py --data pairs.jsonl   # any JSONL with "prediction" and "references"
+    python benchmarks/bench.py --replicate 10       # the corpus repeated 10 times
+    python benchmarks/bench.py --mode long          # single long pairs (1,000 and 5,000 tokens)
+
+Before anything is timed, every peer's per-example scores are checked against rouge_score's
+(within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
+timed in alternating rounds over the same data, and the median pairs/s of each, the ratio of
+rouge_plus to each, and each peer's peak memory (measured in a child process of its own) are
+reported as a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peers import PEERS, available  # noqa: E402
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+# Peers slower than this (pairs/s, from the agreement run) are timed on a 1,000-pair slice.
+SLOW = 5000
+
+
+def load_pairs(path: Path, replicate: int) -> tuple[list[str], list[str]]:
+    rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    predictions = [row["prediction"] for row in rows] * replicate
+    references = [row["references"][0] for row in rows] * replicate
+    return predictions, references
+
+
+def check_agreement(name, scores, oracle) -> str:
+    columns = [2] if name == "evaluate-rouge" else [0, 1, 2]
+    worst = max(float(np.abs(scores[t][:, columns] - oracle[t][:, columns]).max()) for t in oracle)
+    if worst > 1e-9:
+        raise SystemExit(f"{name} disagrees with rouge_score by {worst:g}: not timing it")
+    return f"{worst:.1e}"
+
+
+def time_once(peer, predictions, references) -> float:
+    start = time.perf_counter()
+    peer(predictions, references)
+    return time.perf_counter() - start
+
+
+def peak_memory_mib(name: str, args: argparse.Namespace, use_stemmer: bool) -> float:
+    """Peak RSS of a child process that loads the data and scores it once with one peer."""
+    command = [
+        sys.executable,
+        __file__,
+        "--child-memory",
+        name,
+        "--data",
+        str(args.data),
+        "--replicate",
+        str(args.replicate),
+    ] + (["--stem"] if use_stemmer else [])
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def child_memory(args: argparse.Namespace) -> None:
+    import resource
+
+    predictions, references = load_pairs(args.data, args.replicate)
+    if args.replicate > 1 and args.child_memory not in ("rouge_plus", "rouge-score-rs"):
+        predictions, references = predictions[:3500], references[:3500]
+    PEERS[args.child_memory](TYPES, args.stem)(predictions, references)
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def corpus_mode(args: argparse.Namespace) -> list[dict]:
+    predictions, references = load_pairs(args.data, args.replicate)
+    n = len(predictions)
+    names = [p for p in args.peers if available(p)]
+    results = []
+    for use_stemmer in args.stemming:
+        peers = {name: PEERS[name](TYPES, use_stemmer) for name in names}
+        base = args.replicate and n // args.replicate
+        sample = slice(0, min(n, 1000 if "rouge_score" in names else base))
+        oracle_peer = PEERS["rouge_score"](TYPES, use_stemmer)
+        oracle = oracle_peer(predictions[sample], references[sample])
+        agreement, speed_guess = {}, {}
+        for name, peer in peers.items():
+            start = time.perf_counter()
+            agreement[name] = check_agreement(
+                name, peer(predictions[sample], references[sample]), oracle
+            )
+            speed_guess[name] = (sample.stop - sample.start) / (time.perf_counter() - start)
+        times: dict[str, list[float]] = {name: [] for name in peers}
+        sizes = {name: n if speed_guess[name] >= SLOW else min(n, 1000) for name in peers}
+        for _ in range(args.rounds):
+            for name, peer in peers.items():
+                k = sizes[name]
+                times[name].append(k / time_once(peer, predictions[:k], references[:k]))
+        speed = {name: statistics.median(values) for name, values in times.items()}
+        for name in peers:
+            results.append(
+                {
+                    "stemming": use_stemmer,
+                    "peer": name,
+                    "pairs": sizes[name],
+                    "pairs_per_s": speed[name],
+                    "rouge_plus_ratio": speed.get("rouge_plus", float("nan")) / speed[name],
+                    "agreement": agreement[name],
+                    "peak_mib": peak_memory_mib(name, args, use_stemmer) if args.memory else None,
+                }
+            )
+    return results
+
+
+def synthetic_pair(n_tokens: int, seed: int, vocabulary: list[str]) -> tuple[str, str]:
+    """Two related texts of ``n_tokens`` words in sentences of about 20 words."""
+    rng = random.Random(seed)
+
+    def text(words: list[str]) -> str:
+        return "\n".join(" ".join(words[i : i + 20]) + " ." for i in range(0, len(words), 20))
+
+    reference = [rng.choice(vocabulary) for _ in range(n_tokens)]
+    prediction = [w if rng.random() < 0.6 else rng.choice(vocabulary) for w in reference]
+    return text(prediction), text(reference)
+
+
+def long_mode(args: argparse.Namespace) -> list[dict]:
+    words = sorted({w for line in args.data.open() for w in json.loads(line)["prediction"].split()})
+    results = []
+    for n_tokens in (1000, 5000):
+        prediction, reference = synthetic_pair(n_tokens, n_tokens, words)
+        for rouge_type in ("rougeL", "rougeLsum"):
+            for name in [p for p in args.peers if available(p)]:
+                peer = PEERS[name]([rouge_type], False)
+                repeats = 1 if name in ("rouge_score", "evaluate-rouge") else args.rounds
+                seconds = min(time_once(peer, [prediction], [reference]) for _ in range(repeats))
+                results.append(
+                    {"tokens": n_tokens, "type": rouge_type, "peer": name, "ms": 1e3 * seconds}
+                )
+    return results
+
+
+def render(results: list[dict], mode: str) -> str:
+    if mode == "long":
+        lines = ["| tokens | type | implementation | ms per pair |", "|---|---|---|---|"]
+        lines += [
+            f"| {r['tokens']:,} | {r['type']} | {r['peer']} | {r['ms']:.1f} |" for r in results
+        ]
+        return "\n".join(lines)
+    lines = [
+        "| stemming | implementation | pairs/s | rouge_plus is × faster | peak RSS (MiB) "
+        "| max diff vs rouge_score |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        memory = f"{r['peak_mib']:.0f}" if r["peak_mib"] is not None else "—"
+        lines.append(
+            f"| {'yes' if r['stemming'] else 'no'} | {r['peer']} | {r['pairs_per_s']:,.0f} | "
+            f"{r['rouge_plus_ratio']:.2f} | {memory} | {r['agreement']} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--mode", choices=["corpus", "long"], default="corpus")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--replicate", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
+    parser.add_argument(
+        "--stemming", nargs="+", type=lambda s: s == "yes", default=[False, True], metavar="yes|no"
+    )
+    parser.add_argument("--memory", action="store_true", help="measure peak RSS per peer")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    parser.add_argument("--child-memory", help=argparse.SUPPRESS)
+    parser.add_argument("--stem", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if not args.data.exists():
+        raise SystemExit(
+            f"no data at {args.data}: pass --data with a JSONL of prediction/references"
+        )
+    if args.child_memory:
+        child_memory(args)
+        return
+    results = corpus_mode(args) if args.mode == "corpus" else long_mode(args)
+    print(
+        f"# {args.mode} mode, {args.data.name} x{args.replicate}, {os.cpu_count()} CPUs, "
+        f"Python {sys.version.split()[0]}"
+    )
+    print(render(results, args.mode))
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""The compiled kernels, or their pure-Python twins when the extension is not built.
+
+Set ``ROUGE_PLUS_PURE_PYTHON=1`` to use the Python code even when the extension is present (the
+tests run both and require identical results).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from .kernels.python_backend import PythonVocabulary, count_pairs_python
+
+if os.environ.get("ROUGE_PLUS_PURE_PYTHON") != "1":
+    try:
+        from ._native import Vocabulary
+        from ._native import count_pairs as _count_pairs_native
+    except ImportError:  # pragma: no cover - depends on the build
+        Vocabulary = PythonVocabulary  # type: ignore[misc,assignment]
+        _count_pairs_native = None
+else:
+    Vocabulary = PythonVocabulary  # type: ignore[misc,assignment]
+    _count_pairs_native = None
+
+NATIVE = _count_pairs_native is not None
+
+
+def count_pairs(
+    ids: np.ndarray,
+    sentences: np.ndarray,
+    documents: np.ndarray,
+    pred_docs: np.ndarray,
+    ref_docs: np.ndarray,
+    measures: Sequence[tuple[int, int]],
+    vocab_size: int,
+) -> np.ndarray:
+    """``(len(measures), 3, n_pairs)`` float64: hit, pred_base and ref_base of every pair."""
+    args = (
+        np.ascontiguousarray(ids, dtype=np.int32),
+        np.ascontiguousarray(sentences, dtype=np.int64),
+        np.ascontiguousarray(documents, dtype=np.int64),
+        np.ascontiguousarray(pred_docs, dtype=np.int64),
+        np.ascontiguousarray(ref_docs, dtype=np.int64),
+        list(measures),
+        vocab_size,
+    )
+    if _count_pairs_native is not None:
+        raw = _count_pairs_native(*args)
+        return np.frombuffer(raw, dtype=np.float64).reshape(len(measures), 3, len(pred_docs))
+    return count_pairs_python(*args)
