@@ -71,16 +71,20 @@ typedef struct {
     Py_ssize_t n_words;
     Buffer text;    /* the words' UTF-8 bytes, back to back */
     Buffer offsets; /* int64 start of each word in text, plus one end offset */
+    int busy;       /* set while encode runs, part of it without the GIL */
 } Vocabulary;
+
+/* FNV-1a, one byte at a time, so the tokenizer can hash a word while it reads it. */
+#define FNV_OFFSET 1469598103934665603ULL
+static inline uint64_t fnv_step(uint64_t h, unsigned char c) { return (h ^ c) * 1099511628211ULL; }
+static inline uint64_t fnv_finish(uint64_t h) { return h ^ (h >> 29); }
 
 static uint64_t hash_bytes(const char *s, Py_ssize_t n)
 {
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h ^ (h >> 29);
+    uint64_t h = FNV_OFFSET;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = fnv_step(h, (unsigned char)s[i]);
+    return fnv_finish(h);
 }
 
 static int vocabulary_grow(Vocabulary *v)
@@ -111,12 +115,11 @@ static int vocabulary_grow(Vocabulary *v)
     return 0;
 }
 
-/* The id of a word, adding it when new; -1 on memory error. */
-static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n)
+/* The id of a word whose hash_bytes is h, adding it when new; -1 on memory error. */
+static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_t h)
 {
     if (2 * (v->n_words + 1) > v->n_slots && vocabulary_grow(v) < 0)
         return -1;
-    uint64_t h = hash_bytes(s, n);
     Py_ssize_t mask = v->n_slots - 1;
     Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)mask);
     const int64_t *offsets = (const int64_t *)v->offsets.data;
@@ -159,10 +162,21 @@ static void vocabulary_dealloc(Vocabulary *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+static int vocabulary_claim(Vocabulary *v)
+{
+    if (v->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Vocabulary is in use by another thread");
+        return -1;
+    }
+    v->busy = 1;
+    return 0;
+}
+
 typedef struct {
     Buffer ids;       /* int32 token ids */
     Buffer sentences; /* int64 token offset of each sentence start, plus the end */
     Buffer documents; /* int64 sentence offset of each document start, plus the end */
+    Buffer word;      /* the current token, lowercased */
 } Encoded;
 
 static int encoded_close_sentence(Encoded *e, int64_t *sentence_start)
@@ -174,58 +188,74 @@ static int encoded_close_sentence(Encoded *e, int64_t *sentence_start)
     return buffer_push_i64(&e->sentences, here);
 }
 
-static inline int ascii_token_char(Py_UCS4 c)
+static int encoded_close_document(Encoded *e)
 {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+    return buffer_push_i64(&e->documents, e->sentences.len / (Py_ssize_t)sizeof(int64_t) - 1);
 }
 
-/* rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. */
-static int encode_text(Vocabulary *v, Encoded *e, PyObject *text, int split_newlines,
+/* rouge_score's rule per code point below 128: the lowercased character inside a token, 0 for a
+ * separator. Every code point from 128 up separates tokens. */
+static unsigned char token_byte[128];
+
+static void init_token_bytes(void)
+{
+    for (int c = 0; c < 128; c++) {
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            token_byte[c] = (unsigned char)c;
+        else if (c >= 'A' && c <= 'Z')
+            token_byte[c] = (unsigned char)(c + 32);
+    }
+}
+
+static inline unsigned char token_char(Py_UCS4 c) { return c < 128 ? token_byte[c] : 0; }
+
+/* A str item, as the tokenizer reads it without the GIL (the item itself stays referenced). */
+typedef struct {
+    int kind; /* PyUnicode_1BYTE_KIND, ... */
+    const void *data;
+    Py_ssize_t length;
+} TextView;
+
+/*
+ * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
+ * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
+ */
+static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newlines,
                        int64_t *sentence_start)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    char word[256];
-    Buffer long_word = {0};
+    const Py_ssize_t n = text.length;
+    const int kind = text.kind;
+    const void *data = text.data;
+    const unsigned char *latin1 = kind == PyUnicode_1BYTE_KIND ? data : NULL;
+    if (buffer_reserve(&e->word, n) < 0)
+        return -1;
+    char *word = e->word.data;
     Py_ssize_t i = 0;
-    int status = 0;
     while (i < n) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (!ascii_token_char(c)) {
+        Py_UCS4 c = latin1 ? latin1[i] : PyUnicode_READ(kind, data, i);
+        unsigned char lower = token_char(c);
+        if (!lower) {
             if (c == '\n' && split_newlines && encoded_close_sentence(e, sentence_start) < 0)
-                goto fail;
+                return -1;
             i++;
             continue;
         }
-        Py_ssize_t start = i;
-        while (i < n && ascii_token_char(PyUnicode_READ(kind, data, i)))
+        uint64_t h = FNV_OFFSET;
+        Py_ssize_t length = 0;
+        do {
+            word[length++] = (char)lower;
+            h = fnv_step(h, lower);
             i++;
-        Py_ssize_t length = i - start;
-        char *out = word;
-        if (length > (Py_ssize_t)sizeof word) {
-            long_word.len = 0;
-            if (buffer_reserve(&long_word, length) < 0)
-                goto fail;
-            out = long_word.data;
-        }
-        for (Py_ssize_t k = 0; k < length; k++) {
-            Py_UCS4 ch = PyUnicode_READ(kind, data, start + k);
-            out[k] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
-        }
-        int32_t id = vocabulary_id(v, out, length);
+            lower = i < n ? token_char(latin1 ? latin1[i] : PyUnicode_READ(kind, data, i)) : 0;
+        } while (lower);
+        int32_t id = vocabulary_id(v, word, length, fnv_finish(h));
         if (id < 0 || buffer_push_i32(&e->ids, id) < 0)
-            goto fail;
+            return -1;
     }
-    goto done;
-fail:
-    status = -1;
-done:
-    buffer_free(&long_word);
-    return status;
+    return encoded_close_sentence(e, sentence_start);
 }
 
-/* A pre-tokenized item: a list of sentences, each a list of str tokens. */
+/* A pre-tokenized item: a list of sentences, each a list of str tokens. Needs the GIL. */
 static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t *sentence_start)
 {
     PyObject *fast = PySequence_Fast(sentences, "pre-tokenized text must be a list of sentences");
@@ -249,7 +279,7 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
                 Py_DECREF(fast);
                 return -1;
             }
-            int32_t id = vocabulary_id(v, utf8, length);
+            int32_t id = vocabulary_id(v, utf8, length, hash_bytes(utf8, length));
             if (id < 0 || buffer_push_i32(&e->ids, id) < 0) {
                 Py_DECREF(tokens);
                 Py_DECREF(fast);
@@ -268,16 +298,81 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
     return 0;
 }
 
+/* Tokenize the str items items[first:last] (all str) without the GIL; -1 on memory error. */
+static int encode_texts(Vocabulary *v, Encoded *e, PyObject *const *items, Py_ssize_t first,
+                        Py_ssize_t last, int split_newlines, int64_t *sentence_start)
+{
+    TextView *views = malloc(sizeof(TextView) * (size_t)(last - first));
+    if (!views)
+        return -1;
+    for (Py_ssize_t d = first; d < last; d++)
+        views[d - first] = (TextView){PyUnicode_KIND(items[d]), PyUnicode_DATA(items[d]),
+                                      PyUnicode_GET_LENGTH(items[d])};
+    int status = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t d = first; d < last && status == 0; d++) {
+        status = encode_text(v, e, views[d - first], split_newlines, sentence_start);
+        if (status == 0)
+            status = encoded_close_document(e);
+    }
+    Py_END_ALLOW_THREADS
+    free(views);
+    return status;
+}
+
 static PyObject *buffer_to_bytes(Buffer *b)
 {
     return PyBytes_FromStringAndSize(b->data ? b->data : "", b->len);
+}
+
+static void encoded_free(Encoded *e)
+{
+    buffer_free(&e->ids);
+    buffer_free(&e->sentences);
+    buffer_free(&e->documents);
+    buffer_free(&e->word);
 }
 
 PyDoc_STRVAR(vocabulary_encode_doc,
              "encode(items, split_newlines) -> (ids, sentence_offsets, document_offsets)\n\n"
              "Each item is a str (tokenized here with rouge_score's rule) or a list of sentences of\n"
              "str tokens. Returns bytes of int32 token ids, int64 token offsets of sentences and\n"
-             "int64 sentence offsets of documents. Empty sentences are dropped.");
+             "int64 sentence offsets of documents. Empty sentences are dropped. Runs of str items\n"
+             "are tokenized without the GIL.");
+
+/* Encode every item in order: runs of str items without the GIL, token lists with it. */
+static int encode_items(Vocabulary *v, Encoded *e, PyObject *items, int split_newlines)
+{
+    /* A tuple: its str items stay referenced and in place while the GIL is released. */
+    PyObject *const *item = &PyTuple_GET_ITEM(items, 0);
+    Py_ssize_t n_items = PyTuple_GET_SIZE(items);
+    int64_t sentence_start = 0;
+    Py_ssize_t d = 0;
+    while (d < n_items) {
+        Py_ssize_t last = d;
+        while (last < n_items && PyUnicode_Check(item[last])) {
+            if (PyUnicode_READY(item[last]) < 0)
+                return -1;
+            last++;
+        }
+        if (last > d) {
+            if (encode_texts(v, e, item, d, last, split_newlines, &sentence_start) < 0) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            d = last;
+            continue;
+        }
+        if (encode_tokens(v, e, item[d], &sentence_start) < 0)
+            return -1;
+        if (encoded_close_document(e) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        d++;
+    }
+    return 0;
+}
 
 static PyObject *vocabulary_encode(Vocabulary *self, PyObject *args)
 {
@@ -285,37 +380,23 @@ static PyObject *vocabulary_encode(Vocabulary *self, PyObject *args)
     int split_newlines;
     if (!PyArg_ParseTuple(args, "Op", &items, &split_newlines))
         return NULL;
-    PyObject *fast = PySequence_Fast(items, "items must be a list");
-    if (!fast)
+    PyObject *tuple = PySequence_Tuple(items);
+    if (!tuple)
         return NULL;
-    Encoded e = {{0}, {0}, {0}};
-    PyObject *result = NULL;
-    int64_t sentence_start = 0;
-    if (buffer_push_i64(&e.sentences, 0) < 0 || buffer_push_i64(&e.documents, 0) < 0)
-        goto nomemory;
-    for (Py_ssize_t d = 0; d < PySequence_Fast_GET_SIZE(fast); d++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(fast, d);
-        if (PyUnicode_Check(item)) {
-            if (encode_text(self, &e, item, split_newlines, &sentence_start) < 0)
-                goto nomemory;
-            if (encoded_close_sentence(&e, &sentence_start) < 0)
-                goto nomemory;
-        } else if (encode_tokens(self, &e, item, &sentence_start) < 0) {
-            goto done;
-        }
-        if (buffer_push_i64(&e.documents, e.sentences.len / (Py_ssize_t)sizeof(int64_t) - 1) < 0)
-            goto nomemory;
+    if (vocabulary_claim(self) < 0) {
+        Py_DECREF(tuple);
+        return NULL;
     }
-    result = Py_BuildValue("(NNN)", buffer_to_bytes(&e.ids), buffer_to_bytes(&e.sentences),
-                           buffer_to_bytes(&e.documents));
-    goto done;
-nomemory:
-    PyErr_NoMemory();
-done:
-    buffer_free(&e.ids);
-    buffer_free(&e.sentences);
-    buffer_free(&e.documents);
-    Py_DECREF(fast);
+    Encoded e = {{0}, {0}, {0}, {0}};
+    PyObject *result = NULL;
+    if (buffer_push_i64(&e.sentences, 0) < 0 || buffer_push_i64(&e.documents, 0) < 0)
+        PyErr_NoMemory();
+    else if (encode_items(self, &e, tuple, split_newlines) == 0)
+        result = Py_BuildValue("(NNN)", buffer_to_bytes(&e.ids), buffer_to_bytes(&e.sentences),
+                               buffer_to_bytes(&e.documents));
+    self->busy = 0;
+    encoded_free(&e);
+    Py_DECREF(tuple);
     return result;
 }
 
@@ -323,6 +404,10 @@ PyDoc_STRVAR(vocabulary_words_doc, "words() -> list of the vocabulary's words, b
 
 static PyObject *vocabulary_words(Vocabulary *self, PyObject *Py_UNUSED(ignored))
 {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Vocabulary is in use by another thread");
+        return NULL;
+    }
     PyObject *words = PyList_New(self->n_words);
     if (!words)
         return NULL;
@@ -363,7 +448,7 @@ static PyTypeObject VocabularyType = {
 
 /* ------------------------------------------------------------------ counting */
 
-enum { KIND_NGRAM = 0, KIND_LCS = 1, KIND_SUMMARY_LCS = 2 };
+enum { KIND_NGRAM = 0, KIND_LCS = 1, KIND_SUMMARY_LCS = 2, KIND_WEIGHTED_LCS = 3, KIND_SKIP_BIGRAM = 4 };
 
 typedef struct {
     const int32_t *ids;
@@ -519,6 +604,159 @@ static int ngram_hits(Workspace *w, int n, const int32_t *pred, int64_t n_pred, 
         }
     }
     *hits_out = hits;
+    return 0;
+}
+
+/*
+ * Units made of two tokens (bigrams, skip-bigrams) packed in one 64-bit key, counted in an
+ * open-addressing table: ref's units are added, then pred's are taken while they last.
+ */
+typedef struct {
+    uint64_t key; /* PAIR_EMPTY when free */
+    int64_t left; /* unmatched occurrences */
+} PairSlot;
+
+#define PAIR_EMPTY UINT64_MAX /* no pair of ids < 2^31 packs to it */
+
+typedef struct {
+    PairSlot *slots;
+    uint64_t mask;
+} PairTable;
+
+static inline uint64_t pair_key(int32_t first, int32_t second)
+{
+    return ((uint64_t)(uint32_t)first << 32) | (uint32_t)second;
+}
+
+static inline uint64_t pair_slot(uint64_t key, uint64_t mask)
+{
+    key ^= key >> 31; /* splitmix64's finalizer: spreads both halves over the low bits */
+    key *= 0xBF58476D1CE4E5B9ULL;
+    key ^= key >> 27;
+    return key & mask;
+}
+
+/* A table with room for `distinct` keys at load <= 1/2; -1 on memory error. */
+static int pair_table_init(Workspace *w, PairTable *t, int64_t distinct)
+{
+    int64_t n_slots = 16;
+    while (n_slots < 2 * distinct)
+        n_slots *= 2;
+    t->slots = scratch(&w->scratch_a, (size_t)n_slots * sizeof(PairSlot));
+    if (!t->slots)
+        return -1;
+    memset(t->slots, 0xff, (size_t)n_slots * sizeof(PairSlot)); /* key = PAIR_EMPTY */
+    t->mask = (uint64_t)n_slots - 1;
+    return 0;
+}
+
+static inline void pair_table_add(PairTable *t, uint64_t key)
+{
+    uint64_t s = pair_slot(key, t->mask);
+    while (t->slots[s].key != key && t->slots[s].key != PAIR_EMPTY)
+        s = (s + 1) & t->mask;
+    if (t->slots[s].key == PAIR_EMPTY) {
+        t->slots[s].key = key;
+        t->slots[s].left = 0;
+    }
+    t->slots[s].left++;
+}
+
+/* 1 when `key` still has an unmatched occurrence (which it uses up), else 0. */
+static inline int pair_table_take(PairTable *t, uint64_t key)
+{
+    uint64_t s = pair_slot(key, t->mask);
+    while (t->slots[s].key != key) {
+        if (t->slots[s].key == PAIR_EMPTY)
+            return 0;
+        s = (s + 1) & t->mask;
+    }
+    if (t->slots[s].left <= 0)
+        return 0;
+    t->slots[s].left--;
+    return 1;
+}
+
+/* Number of distinct words of tokens. */
+static int64_t distinct_words(Workspace *w, const int32_t *tokens, int64_t n)
+{
+    workspace_next(w);
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t *seen = workspace_slot(w, tokens[i], w->value_a, 0);
+        distinct += *seen == 0;
+        *seen = 1;
+    }
+    return distinct;
+}
+
+/* Clipped overlap of bigrams, on packed keys. */
+static int bigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
+                       int64_t n_ref, int64_t *hits_out)
+{
+    *hits_out = 0;
+    if (n_ref < 2 || n_pred < 2)
+        return 0;
+    PairTable table;
+    if (pair_table_init(w, &table, n_ref - 1) < 0)
+        return -1;
+    for (int64_t i = 0; i + 1 < n_ref; i++)
+        pair_table_add(&table, pair_key(ref[i], ref[i + 1]));
+    int64_t hits = 0;
+    for (int64_t j = 0; j + 1 < n_pred; j++)
+        hits += pair_table_take(&table, pair_key(pred[j], pred[j + 1]));
+    *hits_out = hits;
+    return 0;
+}
+
+/* The widest distance of a skip-bigram of a text of n tokens: at most max_gap words between. */
+static inline int64_t skip_widest(int64_t n, int max_gap)
+{
+    int64_t widest = n - 1;
+    if (max_gap >= 0 && widest > (int64_t)max_gap + 1)
+        widest = (int64_t)max_gap + 1;
+    return widest > 0 ? widest : 0;
+}
+
+/* Skip-bigrams of a text of n tokens: pairs at each distance 1..widest. */
+static inline int64_t skip_pairs(int64_t n, int64_t widest)
+{
+    return widest * n - widest * (widest + 1) / 2;
+}
+
+/*
+ * ROUGE-S/SU as kernels/skip_bigram.py counts them: ordered pairs at most max_gap words apart
+ * (max_gap < 0: any distance) over the whole text, plus, with unigrams, every token but the last;
+ * overlap clipped per unit.
+ */
+static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, const int32_t *pred,
+                              int64_t n_pred, const int32_t *ref, int64_t n_ref, double *hit,
+                              double *pred_base, double *ref_base)
+{
+    int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
+    int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
+    int64_t hits = 0;
+    if (pairs_pred > 0 && pairs_ref > 0) {
+        int64_t distinct = distinct_words(w, ref, n_ref);
+        PairTable table;
+        if (pair_table_init(w, &table, pairs_ref < distinct * distinct ? pairs_ref
+                                                                        : distinct * distinct) < 0)
+            return -1;
+        for (int64_t i = 0; i < n_ref; i++)
+            for (int64_t j = i + 1; j < n_ref && j - i <= widest_ref; j++)
+                pair_table_add(&table, pair_key(ref[i], ref[j]));
+        for (int64_t i = 0; i < n_pred; i++)
+            for (int64_t j = i + 1; j < n_pred && j - i <= widest_pred; j++)
+                hits += pair_table_take(&table, pair_key(pred[i], pred[j]));
+    }
+    /* 1.5.5 adds a token as a unigram only while it has a pair partner to its right. */
+    int64_t unigrams_pred = with_unigrams && n_pred > 1 ? n_pred - 1 : 0;
+    int64_t unigrams_ref = with_unigrams && n_ref > 1 ? n_ref - 1 : 0;
+    if (unigrams_pred && unigrams_ref)
+        hits += unigram_hits(w, pred, unigrams_pred, ref, unigrams_ref);
+    *hit = (double)hits;
+    *pred_base = (double)(pairs_pred + unigrams_pred);
+    *ref_base = (double)(pairs_ref + unigrams_ref);
     return 0;
 }
 
@@ -692,6 +930,7 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
 typedef struct {
     int kind;
     int n;
+    double x; /* the measure's real parameter (unused by the kinds computed here) */
 } MeasureSpec;
 
 static int count_one(Workspace *w, const Corpus *c, MeasureSpec spec, int64_t pred_doc,
@@ -744,7 +983,7 @@ PyDoc_STRVAR(count_pairs_doc,
              "count_pairs(ids, sentences, documents, pred_docs, ref_docs, measures, vocab_size)\n\n"
              "ids: int32 token ids; sentences: int64 token offsets; documents: int64 sentence\n"
              "offsets; pred_docs, ref_docs: int64 document index of each pair; measures: list of\n"
-             "(kind, n) with kind 0 = n-gram, 1 = LCS, 2 = summary-level LCS. Returns bytes of\n"
+             "(kind, n, x) with kind 0 = n-gram, 1 = LCS, 2 = summary-level LCS. Returns bytes of\n"
              "float64 shaped (len(measures), 3, n_pairs): hit, pred_base, ref_base.");
 
 static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
@@ -798,7 +1037,8 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
         goto release;
     }
     for (Py_ssize_t k = 0; k < n_measures; k++) {
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, k), "ii", &specs[k].kind, &specs[k].n)) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, k), "iid", &specs[k].kind, &specs[k].n,
+                              &specs[k].x)) {
             Py_DECREF(fast);
             goto release;
         }
@@ -864,6 +1104,7 @@ static struct PyModuleDef native_module = {
 
 PyMODINIT_FUNC PyInit__native(void)
 {
+    init_token_bytes();
     if (PyType_Ready(&VocabularyType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&native_module);

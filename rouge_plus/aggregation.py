@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bootstrap155 import rouge155_bootstrap, rouge155_order
+
 AGGREGATIONS = ("mean", "bootstrap")
 
 # Resampled rows drawn at once: bounds memory to about 50 MB for any corpus size.
@@ -56,3 +58,22 @@ def bootstrap_interval(
     tail = (1 - confidence_level) / 2
     low, mid, high = np.percentile(means, [100 * tail, 50, 100 * (1 - tail)], axis=0)
     return Interval(low, mid, high)
+
+
+def rouge155_interval(
+    scores: np.ndarray, *, alpha: float, confidence_level: float, n_resamples: int
+) -> Interval:
+    """ROUGE-1.5.5's corpus figures: mid is its "Average" (the mean of the resample means).
+
+    Rows are resampled in the order the Perl script walks them, with its drand48 seeds.
+    """
+    ordered = scores[rouge155_order(len(scores))]
+    estimates = rouge155_bootstrap(
+        ordered[:, 1], ordered[:, 0], alpha, confidence=confidence_level, n_resamples=n_resamples
+    )
+    columns = [estimates[key] for key in ("P", "R", "F")]
+    return Interval(
+        low=np.array([c.low for c in columns]),
+        mid=np.array([c.average for c in columns]),
+        high=np.array([c.high for c in columns]),
+    )

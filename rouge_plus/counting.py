@@ -2,7 +2,8 @@
 
 For each measure this produces three arrays over the pairs — ``hit``, ``pred_base``,
 ``ref_base`` — from which precision and recall follow (``hit / pred_base``, ``hit / ref_base``),
-and which add up over references for pooled scoring.
+and which add up over references for pooled scoring (each measure's ``precision_recall`` turns
+them into scores).
 """
 
 from __future__ import annotations
@@ -12,14 +13,27 @@ from collections.abc import Sequence
 import numpy as np
 
 from .encoding import Encoded
-from .fmeasure import safe_divide
-from .kernels.python_backend import LCS, NGRAM, SUMMARY_LCS
+from .kernels.python_backend import LCS, NGRAM, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS
 from .native import count_pairs
 from .rouge_types import Measure
 
 Counts = tuple[np.ndarray, np.ndarray, np.ndarray]
 
-_KIND_CODES = {"ngram": NGRAM, "lcs": LCS, "summary_lcs": SUMMARY_LCS}
+
+def kernel_spec(measure: Measure) -> tuple[int, int, float]:
+    """The ``(kind, n, x)`` spec the counting kernels take for a measure."""
+    if measure.kind == "ngram":
+        return NGRAM, measure.n, 0.0
+    if measure.kind == "lcs":
+        return LCS, 0, 0.0
+    if measure.kind == "summary_lcs":
+        return SUMMARY_LCS, 0, 0.0
+    if measure.kind == "weighted_lcs":
+        return WEIGHTED_LCS, 0, measure.weight
+    if measure.kind == "skip_bigram":
+        gap = -1 if measure.max_gap is None else measure.max_gap
+        return SKIP_BIGRAM, gap, 1.0 if measure.unigrams else 0.0
+    raise ValueError(f"no counting kernel for {measure.kind!r}")
 
 
 def count_measures(
@@ -28,7 +42,7 @@ def count_measures(
     """Counts of each measure over the pairs ``(pred_docs[k], ref_docs[k])`` of ``encoded``."""
     if not measures:
         return {}
-    specs = [(_KIND_CODES[m.kind], m.n) for m in measures]
+    specs = [kernel_spec(m) for m in measures]
     raw = count_pairs(
         encoded.ids,
         encoded.sentences,
@@ -39,10 +53,3 @@ def count_measures(
         encoded.vocab_size,
     )
     return {m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(measures)}
-
-
-def precision_recall(
-    hit: np.ndarray, pred_base: np.ndarray, ref_base: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Precision and recall of plain counts; a zero base gives 0."""
-    return safe_divide(hit, pred_base), safe_divide(hit, ref_base)

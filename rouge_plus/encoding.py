@@ -39,6 +39,7 @@ def _no_non_ascii_word(text: str) -> bool:
 _RULE_APPLIES: dict[str, Callable[[str], bool]] = {
     "default": _no_non_ascii_word,
     "rouge_score": lambda text: text.isascii() or ("\u0130" not in text and "\u212a" not in text),
+    "rouge155": lambda text: True,
 }
 
 Item = str | list[list[str]]
@@ -60,9 +61,11 @@ class Encoded:
     sentences: np.ndarray  # int64, len n_sentences + 1
     documents: np.ndarray  # int64, len n_documents + 1
     vocab_size: int
+    tokenized_counts: np.ndarray  # tokens the tokenizer found per document, before stopwords
 
-    def token_counts(self) -> np.ndarray:
-        return np.diff(self.sentences[self.documents])
+
+def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
+    return np.diff(sentences[documents])
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,8 @@ class TextPipeline:
     ``tokenizer_name`` is the registry name of a built-in tokenizer (None for a user's), and
     ``splitter_name`` that of a built-in splitter. ``sentence_safe`` says that tokenizing sentence
     by sentence yields the tokens of the whole text, so one encoding serves every ROUGE type.
+    ``limit_text`` cuts each text before anything else (ROUGE-1.5.5's ``-l``/``-b``);
+    ``stopwords`` are removed before stemming, as 1.5.5's ``-s`` does.
     """
 
     tokenizer: Callable[[str], list[str]]
@@ -79,6 +84,8 @@ class TextPipeline:
     split_sentences: Callable[[str], list[str]]
     splitter_name: str | None
     stem: Callable[[str], str] | None
+    stopwords: frozenset[str] | None = None
+    limit_text: Callable[[str], str] | None = None
 
     @property
     def sentence_safe(self) -> bool:
@@ -102,21 +109,33 @@ class TextPipeline:
     ) -> Encoded:
         """Encode ``texts``: by sentence or as whole texts; with ``whole_too``, both (the whole
         texts come first, then the same texts by sentence, as documents ``n .. 2n-1``)."""
+        if self.limit_text is not None:
+            texts = list(map(self.limit_text, texts))
         items = [self._item(text, by_sentence and not whole_too) for text in texts]
         if whole_too:
             items += [self._item(text, True) for text in texts]
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode(items, True)
         ids = np.frombuffer(ids, dtype=np.int32)
+        sentences = np.frombuffer(sentences, dtype=np.int64)
+        documents = np.frombuffer(documents, dtype=np.int64)
+        tokenized_counts = _token_counts(sentences, documents)
         vocab_size = len(vocabulary)
-        if self.stem is not None and vocab_size:
-            ids, vocab_size = _stem_ids(ids, vocabulary.words(), self.stem)
-        return Encoded(
-            ids,
-            np.frombuffer(sentences, dtype=np.int64),
-            np.frombuffer(documents, dtype=np.int64),
-            vocab_size,
-        )
+        words = vocabulary.words() if (self.stopwords or self.stem) and vocab_size else []
+        if self.stopwords and words:
+            ids, sentences = _drop_words(ids, sentences, words, self.stopwords)
+        if self.stem is not None and words:
+            ids, vocab_size = _stem_ids(ids, words, self.stem)
+        return Encoded(ids, sentences, documents, vocab_size, tokenized_counts)
+
+
+def _drop_words(
+    ids: np.ndarray, sentences: np.ndarray, words: list[str], dropped: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Remove the tokens whose word is in ``dropped``; sentences keep their places."""
+    keep = np.fromiter((word not in dropped for word in words), dtype=bool, count=len(words))[ids]
+    kept_before = np.concatenate([[0], np.cumsum(keep)])
+    return ids[keep], kept_before[sentences]
 
 
 def _stem_ids(

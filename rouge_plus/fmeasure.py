@@ -42,6 +42,14 @@ class FMeasure:
             raise ValueError(f"alpha must be a number in [0, 1], got {self.alpha!r}")
 
     @property
+    def as_alpha(self) -> float:
+        """The same weighting as ROUGE-1.5.5's ``alpha`` (``-p``)."""
+        if self.alpha is not None:
+            return self.alpha
+        beta = 1.0 if self.beta is None else self.beta
+        return 1 / (1 + beta * beta)
+
+    @property
     def label(self) -> str:
         if self.alpha is not None:
             return f"alpha={self.alpha:g}"

@@ -7,13 +7,11 @@ contiguous and in reference order. It returns precision, recall and F per row.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
+from .bootstrap155 import round5
 from .fmeasure import FMeasure
-
-PrecisionRecall = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+from .rouge_types import Measure
 
 MULTI_REF_MODES = ("best", "pooled", "mean", "best_recall", "jackknife")
 
@@ -36,22 +34,23 @@ def reduce_references(
     counts: tuple[np.ndarray, np.ndarray, np.ndarray],
     owner: np.ndarray,
     n_rows: int,
-    precision_recall: PrecisionRecall,
+    measure: Measure,
     fmeasure: FMeasure,
-    round_to: int | None = None,
+    round5_values: bool = False,
 ) -> np.ndarray:
     """Per-row ``(precision, recall, f)`` as an ``(n_rows, 3)`` array.
 
-    ``round_to`` rounds every per-pair precision and recall (and F is then computed from the
-    rounded values), which is what ROUGE-1.5.5 prints and compares.
+    ``round5_values`` gives every value as ROUGE-1.5.5 prints it: precision and recall rounded to
+    5 decimals (as Perl's ``%7.5f``), and F computed from the rounded values, then rounded.
     """
     hit, pred_base, ref_base = counts
 
     def prf(h: np.ndarray, p_base: np.ndarray, r_base: np.ndarray) -> np.ndarray:
-        precision, recall = precision_recall(h, p_base, r_base)
-        if round_to is not None:
-            precision, recall = np.round(precision, round_to), np.round(recall, round_to)
-        return np.stack([precision, recall, fmeasure(precision, recall)], axis=1)
+        precision, recall = measure.precision_recall(h, p_base, r_base)
+        if not round5_values:
+            return np.stack([precision, recall, fmeasure(precision, recall)], axis=1)
+        precision, recall = round5(precision), round5(recall)
+        return np.stack([precision, recall, round5(fmeasure(precision, recall))], axis=1)
 
     if mode == "pooled":
         starts = _group_starts(owner, n_rows)
@@ -61,7 +60,8 @@ def reduce_references(
     if mode == "best":
         return per_pair[_first_max(per_pair[:, 2], owner, n_rows)]
     if mode == "best_recall":
-        return per_pair[_first_max(per_pair[:, 1], owner, n_rows)]
+        key = measure.best_recall_key(hit, ref_base, per_pair[:, 1])
+        return per_pair[_first_max(key, owner, n_rows)]
     if mode == "mean":
         starts = _group_starts(owner, n_rows)
         sizes = np.diff(np.append(starts, len(owner)))

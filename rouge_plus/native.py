@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .kernels.python_backend import PythonVocabulary, count_pairs_python
+from .kernels.python_backend import LCS, NGRAM, SUMMARY_LCS, PythonVocabulary, count_pairs_python
 
 if os.environ.get("ROUGE_PLUS_PURE_PYTHON") != "1":
     try:
@@ -25,6 +25,8 @@ else:
     _count_pairs_native = None
 
 NATIVE = _count_pairs_native is not None
+# The measure kinds the compiled kernel computes; the others always run in Python.
+NATIVE_KINDS = frozenset({NGRAM, LCS, SUMMARY_LCS}) if NATIVE else frozenset()
 
 
 def count_pairs(
@@ -33,20 +35,23 @@ def count_pairs(
     documents: np.ndarray,
     pred_docs: np.ndarray,
     ref_docs: np.ndarray,
-    measures: Sequence[tuple[int, int]],
+    measures: Sequence[tuple[int, int, float]],
     vocab_size: int,
 ) -> np.ndarray:
     """``(len(measures), 3, n_pairs)`` float64: hit, pred_base and ref_base of every pair."""
-    args = (
+    arrays = (
         np.ascontiguousarray(ids, dtype=np.int32),
         np.ascontiguousarray(sentences, dtype=np.int64),
         np.ascontiguousarray(documents, dtype=np.int64),
         np.ascontiguousarray(pred_docs, dtype=np.int64),
         np.ascontiguousarray(ref_docs, dtype=np.int64),
-        list(measures),
-        vocab_size,
     )
-    if _count_pairs_native is not None:
-        raw = _count_pairs_native(*args)
-        return np.frombuffer(raw, dtype=np.float64).reshape(len(measures), 3, len(pred_docs))
-    return count_pairs_python(*args)
+    out = np.empty((len(measures), 3, len(pred_docs)))
+    native = [i for i, spec in enumerate(measures) if spec[0] in NATIVE_KINDS]
+    python = [i for i, spec in enumerate(measures) if spec[0] not in NATIVE_KINDS]
+    if native:
+        raw = _count_pairs_native(*arrays, [measures[i] for i in native], vocab_size)
+        out[native] = np.frombuffer(raw, dtype=np.float64).reshape(len(native), 3, -1)
+    if python:
+        out[python] = count_pairs_python(*arrays, [measures[i] for i in python], vocab_size)
+    return out

@@ -8,8 +8,10 @@ version, so a number in a paper can be reproduced:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ._version import __version__
 from .aggregation import AGGREGATIONS
@@ -42,6 +44,30 @@ def _spec_name(kind: str, spec: object) -> str:
     return f"custom:{getattr(target, '__qualname__', type(target).__qualname__)}"
 
 
+PROFILES = ("default", "rouge155")
+
+# What profile="rouge155" changes when the option is not given (ROUGE-1.5.5's conventions).
+_ROUGE155_DEFAULTS = {"tokenizer": "rouge155", "multi_ref": "pooled"}
+
+
+def _stopwords_label(spec: object) -> str:
+    if spec is None or spec is False:
+        return "no"
+    if spec is True:
+        return "english"
+    if isinstance(spec, str) and spec.lower() == "smart":
+        return "smart"
+    if isinstance(spec, (str, Path)):
+        return f"file:{hashlib.sha1(Path(spec).read_bytes()).hexdigest()[:12]}"
+    words = "\n".join(sorted(map(str, spec)))  # type: ignore[call-overload]
+    return f"list:{hashlib.sha1(words.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
+def _require_limit(name: str, value: object) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+
+
 @dataclass(frozen=True)
 class ScoreOptions:
     """All options of a scoring call; see README "Options" for each one."""
@@ -58,6 +84,10 @@ class ScoreOptions:
     n_resamples: int = 1000
     seed: int = 0
     return_precision_recall: bool = False
+    profile: str = "default"
+    remove_stopwords: object = None
+    max_words: int | None = None
+    max_bytes: int | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> ScoreOptions:
@@ -67,9 +97,18 @@ class ScoreOptions:
         if unknown:
             raise TypeError(f"unknown option {unknown[0]!r}; valid options are: {', '.join(valid)}")
         values = {k: v for k, v in kwargs.items() if v is not None or k in ("beta", "alpha")}
+        if values.get("profile") == "rouge155":
+            values = {**_ROUGE155_DEFAULTS, **values}
+            if values.get("beta") is None and values.get("alpha") is None:
+                values["alpha"] = 0.5  # 1.5.5's -p 0.5, computed with its formula
         fmeasure = FMeasure(beta=values.pop("beta", None), alpha=values.pop("alpha", None))
-        if "rouge_types" in values:
-            values["rouge_types"] = parse_rouge_types(values["rouge_types"])
+        measures = parse_rouge_types(values.get("rouge_types"))
+        if values.get("profile") == "rouge155":  # 1.5.5's ROUGE-L is summary-level
+            measures = tuple(
+                dataclasses.replace(m, kind="summary_lcs") if m.kind == "lcs" else m
+                for m in measures
+            )
+        values["rouge_types"] = measures
         return cls(fmeasure=fmeasure, **values)
 
     def __post_init__(self) -> None:
@@ -78,6 +117,11 @@ class ScoreOptions:
         _require_bool("return_precision_recall", self.return_precision_recall)
         _require_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
         _require_choice("aggregation", self.aggregation, AGGREGATIONS)
+        _require_choice("profile", self.profile, PROFILES)
+        _require_limit("max_words", self.max_words)
+        _require_limit("max_bytes", self.max_bytes)
+        if self.max_words and self.max_bytes:
+            raise ValueError("max_words and max_bytes: give one of them, not both (as -l / -b)")
         if not (isinstance(self.confidence_level, float) and 0 < self.confidence_level < 1):
             raise ValueError(
                 f"confidence_level must be a float in (0, 1), got {self.confidence_level!r}"
@@ -95,18 +139,32 @@ class ScoreOptions:
     def type_names(self) -> list[str]:
         return [m.name for m in self.rouge_types]
 
+    @property
+    def rouge155(self) -> bool:
+        return self.profile == "rouge155"
+
+    @property
+    def stemmer_name(self) -> str | None:
+        if not self.use_stemmer:
+            return None
+        return "rouge155" if self.rouge155 else "porter"
+
     def signature(self) -> str:
         """Every setting that changes a score, and the package version."""
         parts = [
             "rouge_plus",
             f"types:{','.join(self.type_names)}",
             f"tok:{_spec_name('tok', self.tokenizer)}",
-            f"stem:{'porter' if self.use_stemmer else 'no'}",
+            f"stem:{self.stemmer_name or 'no'}",
+            f"stop:{_stopwords_label(self.remove_stopwords)}",
             f"sent:{_spec_name('sent', self.split_sentences)}",
             f"multiref:{self.multi_ref}",
             f"f:{self.fmeasure.label}",
+            f"profile:{self.profile}",
             f"agg:{self.aggregation}",
         ]
+        if self.max_words or self.max_bytes:
+            parts.append(f"limit:{self.max_words or '-'}w,{self.max_bytes or '-'}b")
         if self.aggregation == "bootstrap":
             parts.append(f"ci:{self.confidence_level:g},n:{self.n_resamples},seed:{self.seed}")
         parts.append(f"version:{__version__}")

@@ -1,9 +1,9 @@
 """ROUGE type names and what each one measures.
 
-A type name such as ``"rouge2"`` or ``"rougeLsum"`` is parsed once into a :class:`Measure`, a small
-immutable description that the counting kernels and the precision/recall formulas dispatch on.
-Names are matched against a registry of patterns, so an unknown name fails with the list of
-valid forms instead of deep inside the scorer.
+A type name such as ``"rouge2"``, ``"rougeLsum"`` or ``"rougeSU4"`` is parsed once into a
+:class:`Measure`, a small immutable description that the counting kernels and the
+precision/recall formulas dispatch on. Names are matched against a registry of patterns, so an
+unknown name fails with the list of valid forms instead of deep inside the scorer.
 """
 
 from __future__ import annotations
@@ -12,25 +12,79 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
+from .fmeasure import safe_divide
+
 MAX_NGRAM = 9
+DEFAULT_W = 1.2
 
 
 @dataclass(frozen=True)
 class Measure:
     """One ROUGE variant.
 
-    ``kind`` selects the counting kernel: ``"ngram"`` (clipped n-gram overlap over the whole
-    token list), ``"lcs"`` (one longest common subsequence over the whole token lists) or
-    ``"summary_lcs"`` (Lin's summary-level union LCS over sentences).
+    ``kind`` selects the counting kernel:
+
+    - ``"ngram"``: clipped n-gram overlap over the whole token list (``n``);
+    - ``"lcs"``: one longest common subsequence over the whole token lists;
+    - ``"summary_lcs"``: Lin's summary-level union LCS over sentences (ROUGE-Lsum, and ROUGE-L
+      under ``profile="rouge155"``, as ROUGE-1.5.5 computes it);
+    - ``"weighted_lcs"``: ROUGE-1.5.5's weighted LCS with f(k) = k**``weight``;
+    - ``"skip_bigram"``: ROUGE-1.5.5's skip-bigrams with at most ``max_gap`` words between the
+      two words (None: no limit), plus unigrams when ``unigrams``.
     """
 
     name: str
     kind: str
     n: int = 0
+    weight: float = 0.0
+    max_gap: int | None = None
+    unigrams: bool = False
 
     @property
     def uses_sentences(self) -> bool:
-        return self.kind == "summary_lcs"
+        return self.kind in ("summary_lcs", "weighted_lcs")
+
+    def precision_recall(
+        self, hit: np.ndarray, pred_base: np.ndarray, ref_base: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Precision and recall from counts (summed over references when pooled)."""
+        precision, recall = safe_divide(hit, pred_base), safe_divide(hit, ref_base)
+        if self.kind == "weighted_lcs":  # f⁻¹ of the ratios
+            return precision ** (1 / self.weight), recall ** (1 / self.weight)
+        return precision, recall
+
+    def best_recall_key(
+        self, hit: np.ndarray, ref_base: np.ndarray, reported_recall: np.ndarray
+    ) -> np.ndarray:
+        """What ROUGE-1.5.5's ``-f B`` maximizes over references (first wins on ties).
+
+        The reported (rounded) recall for n-grams and skip-bigrams; the unrounded ratio for
+        ROUGE-L; for ROUGE-W the recall before its base is weighted a second time.
+        """
+        if self.kind in ("lcs", "summary_lcs"):
+            return safe_divide(hit, ref_base)
+        if self.kind == "weighted_lcs":
+            return safe_divide(hit, ref_base ** (1 / self.weight)) ** (1 / self.weight)
+        return reported_recall
+
+
+def _weight(text: str | None) -> float:
+    weight = DEFAULT_W if text is None else float(text)
+    if not weight > 0:
+        raise ValueError(f"rouge_types: the weight of ROUGE-W must be positive, got {text}")
+    return weight
+
+
+def _skip_bigram(match: re.Match[str]) -> Measure:
+    gap = match.group(2)
+    return Measure(
+        match.group(0),
+        "skip_bigram",
+        max_gap=None if gap == "*" else int(gap),
+        unigrams=match.group(1) == "SU",
+    )
 
 
 _PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]] = [
@@ -41,6 +95,17 @@ _PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]]
     ),
     (re.compile(r"rougeL"), "rougeL", lambda m: Measure("rougeL", "lcs")),
     (re.compile(r"rougeLsum"), "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
+    (
+        re.compile(r"rougeW(?:-(\d+(?:\.\d+)?))?"),
+        "rougeW (w = 1.2), rougeW-<w> such as rougeW-1.5",
+        lambda m: Measure(m.group(0), "weighted_lcs", weight=_weight(m.group(1))),
+    ),
+    (
+        re.compile(r"rouge(SU|S)(\d+|\*)"),
+        "rougeS<D>, rougeSU<D> (at most D words between the pair, as ROUGE-1.5.5's -2 D), "
+        "rougeS*, rougeSU*",
+        _skip_bigram,
+    ),
 ]
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -60,7 +125,7 @@ def parse_rouge_type(name: object) -> Measure:
         if match:
             return build(match)
     raise ValueError(
-        f"rouge_types: unknown ROUGE type {name!r}; valid types are: {', '.join(valid_forms())}"
+        f"rouge_types: unknown ROUGE type {name!r}; valid types are: {'; '.join(valid_forms())}"
     )
 
 

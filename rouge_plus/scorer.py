@@ -13,15 +13,19 @@ scores aggregated.
 
 from __future__ import annotations
 
+import functools
 import logging
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .aggregation import Interval, bootstrap_interval, mean_scores
-from .counting import count_measures, precision_recall
+from .aggregation import Interval, bootstrap_interval, mean_scores, rouge155_interval
+from .counting import count_measures
 from .encoding import TextPipeline
+from .length_limit import limit_bytes, limit_words
+from .stopwords import resolve_stopwords
 from .inputs import Batch, normalize_inputs
 from .multiref import reduce_references
 from .options import ScoreOptions
@@ -52,8 +56,18 @@ def _pipeline(options: ScoreOptions) -> TextPipeline:
         tokenizer_name=tokenizer if tokenizer in available_tokenizers() else None,
         split_sentences=get_sentence_splitter(splitter),
         splitter_name=splitter if splitter in available_sentence_splitters() else None,
-        stem=get_stemmer("porter") if options.use_stemmer else None,
+        stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
+        stopwords=resolve_stopwords(options.remove_stopwords),
+        limit_text=_length_limit(options),
     )
+
+
+def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    if options.max_words:
+        return functools.partial(limit_words, max_words=options.max_words)
+    if options.max_bytes:
+        return functools.partial(limit_bytes, max_bytes=options.max_bytes)
+    return None
 
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
@@ -106,11 +120,17 @@ def _score_chunk(
         counts = count_measures(options.rouge_types, encoded, pred_docs, ref_docs)
     scores = {
         measure.name: reduce_references(
-            options.multi_ref, counts[measure], owner, n_rows, precision_recall, options.fmeasure
+            options.multi_ref,
+            counts[measure],
+            owner,
+            n_rows,
+            measure,
+            options.fmeasure,
+            round5_values=options.rouge155,
         )
         for measure in options.rouge_types
     }
-    return scores, _wordless(texts, batch, start, encoded.token_counts()[: len(texts)])
+    return scores, _wordless(texts, batch, start, encoded.tokenized_counts[: len(texts)])
 
 
 def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
@@ -138,17 +158,28 @@ def _flat_keys(name: str, values: np.ndarray, with_pr: bool, suffix: str = "") -
     return keys
 
 
+def _interval(values: np.ndarray, options: ScoreOptions) -> Interval:
+    if options.rouge155:
+        return rouge155_interval(
+            values,
+            alpha=options.fmeasure.as_alpha,
+            confidence_level=options.confidence_level,
+            n_resamples=options.n_resamples,
+        )
+    return bootstrap_interval(
+        values,
+        confidence_level=options.confidence_level,
+        n_resamples=options.n_resamples,
+        seed=options.seed,
+    )
+
+
 def aggregate(examples: ExampleScores, options: ScoreOptions) -> dict[str, float]:
     """The corpus result as a flat dict of Python floats (``result["rouge1"]`` is F)."""
     result: dict[str, float] = {}
     for name, values in examples.scores.items():
         if options.aggregation == "bootstrap":
-            interval: Interval = bootstrap_interval(
-                values,
-                confidence_level=options.confidence_level,
-                n_resamples=options.n_resamples,
-                seed=options.seed,
-            )
+            interval = _interval(values, options)
             result.update(_flat_keys(name, interval.mid, options.return_precision_recall))
             for bound in ("low", "high"):
                 result.update(

@@ -22,6 +22,10 @@ reproducibility signature. Built-in tokenizers (see ``available_tokenizers()``):
     Tokens are lowercased with ``str.lower``, not ``str.casefold``: casefolding would also
     rewrite spellings ("ß" -> "ss", "ς" -> "σ"), which a lowercase comparison does not need, and
     ``str.lower`` is what rouge_score applies to ASCII.
+``"rouge155"``
+    The ROUGE-1.5.5 Perl script's rule: the same runs of ASCII letters and digits, but only ASCII
+    letters are lowercased (Perl's ``lc`` on bytes), so "İ" and the Kelvin sign are separators.
+    The default tokenizer of ``profile="rouge155"``.
 ``"whitespace"``
     ``text.split()`` with each token lowercased; punctuation stays part of the token
     ("mat." and "mat" differ).
@@ -61,6 +65,8 @@ _ASCII_MIXED_RUN = regex.compile(r"[A-Za-z0-9]+")
 
 # The only non-ASCII characters whose str.lower() contains [a-z0-9]; see the module docstring.
 _LEGACY_CASED_TRANSLATION = str.maketrans({"\u0130": "I\u0307", "\u212a": "K"})
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 _INVISIBLE_JOINERS = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
 
@@ -103,6 +109,14 @@ def _default_lowered(text: str) -> list[str]:
     return _lower_each(_default_cased(text))
 
 
+def _rouge155_lowered(text: str) -> list[str]:
+    return _ASCII_MIXED_RUN.findall(text.lower() if text.isascii() else text.translate(_ASCII_LOWER))
+
+
+def _rouge155_cased(text: str) -> list[str]:
+    return _ASCII_MIXED_RUN.findall(text)
+
+
 def _whitespace_cased(text: str) -> list[str]:
     return text.split()
 
@@ -127,6 +141,7 @@ def _char_lowered(text: str) -> list[str]:
 _BUILTINS: dict[str, tuple[Callable[[str], list[str]], Callable[[str], list[str]]]] = {
     "default": (_default_lowered, _default_cased),
     "rouge_score": (_rouge_score_lowered, _rouge_score_cased),
+    "rouge155": (_rouge155_lowered, _rouge155_cased),
     "whitespace": (_whitespace_lowered, _whitespace_cased),
     "char": (_char_lowered, _char_cased),
 }

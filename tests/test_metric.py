@@ -130,7 +130,7 @@ def test_bad_input_names_the_row_and_leaves_no_state(predictions, references, er
         (
             {"rouge_types": ["rouge10"]},
             ValueError,
-            "valid types are: rouge1 .. rouge9, rougeL, rougeLsum",
+            r"valid types are: rouge1 \.\. rouge9; rougeL; rougeLsum; rougeW",
         ),
         ({"multi_ref": "max"}, ValueError, "multi_ref: unknown value 'max'"),
         ({"beta": 2, "alpha": 0.5}, ValueError, "not both"),

@@ -17,7 +17,7 @@ native = pytest.importorskip("rouge_plus._native", reason="the C extension is no
 
 # A document: sentences of token ids drawn from a small alphabet, so that overlaps are common.
 documents = st.lists(st.lists(st.integers(0, 6), max_size=70), max_size=4)
-measures = [(0, 1), (0, 2), (0, 3), (0, 9), (1, 0), (2, 0)]
+measures = [(0, 1, 0.0), (0, 2, 0.0), (0, 3, 0.0), (0, 9, 0.0), (1, 0, 0.0), (2, 0, 0.0)]
 
 
 def _arrays(docs: list[list[list[int]]]):
@@ -76,11 +76,11 @@ def test_long_documents_cross_word_boundaries():
 def test_bad_buffers_raise_instead_of_reading_out_of_bounds():
     ids, sentences, bounds = _arrays([[[1, 2]], [[2, 3]]])
     with pytest.raises(IndexError, match="out of range"):
-        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([5]), [(0, 1)], 4)
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([5]), [(0, 1, 0.0)], 4)
     with pytest.raises(ValueError, match="token id"):
-        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(0, 1)], 2)
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(0, 1, 0.0)], 2)
     with pytest.raises(ValueError, match="unknown kind"):
-        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(7, 1)], 4)
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(7, 1, 0.0)], 4)
 
 
 def test_whole_pipeline_pure_python_equals_native(tmp_path):

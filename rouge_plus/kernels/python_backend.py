@@ -12,12 +12,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import skip_bigram, weighted_lcs
 from .lcs import lcs_length, summary_lcs_hits
 from .ngram import clipped_overlap, ngram_counts
 
 _RULE_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
-NGRAM, LCS, SUMMARY_LCS = 0, 1, 2
+# Measure kinds, with the meaning of the (n, x) parameters of a measure spec (kind, n, x):
+NGRAM = 0  # n: the n-gram length
+LCS = 1
+SUMMARY_LCS = 2
+WEIGHTED_LCS = 3  # x: the weight w of f(k) = k**w
+SKIP_BIGRAM = 4  # n: the most words between the pair (-1: no limit); x: 1.0 to add unigrams
 
 
 class PythonVocabulary:
@@ -59,7 +65,7 @@ def count_pairs_python(
     documents: np.ndarray,
     pred_docs: np.ndarray,
     ref_docs: np.ndarray,
-    measures: Sequence[tuple[int, int]],
+    measures: Sequence[tuple[int, int, float]],
     vocab_size: int,
 ) -> np.ndarray:
     """Hit, pred_base and ref_base of every pair and measure (see ``_native.count_pairs``)."""
@@ -85,7 +91,7 @@ def count_pairs_python(
     out = np.zeros((len(measures), 3, len(pred_docs)))
     for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
         pred, ref = doc_tokens(p), doc_tokens(r)
-        for m, (kind, n) in enumerate(measures):
+        for m, (kind, n, x) in enumerate(measures):
             if kind == NGRAM:
                 hit = clipped_overlap(ngrams(p, n), ngrams(r, n))
                 bases = (max(len(pred) - n + 1, 0), max(len(ref) - n + 1, 0))
@@ -96,6 +102,11 @@ def count_pairs_python(
                     doc_sentences(r), doc_sentences(p), ngrams(r, 1), ngrams(p, 1)
                 )
                 bases = (len(pred), len(ref))
+            elif kind == WEIGHTED_LCS:
+                hit, *bases = weighted_lcs.counts(doc_sentences(p), doc_sentences(r), x)
+            elif kind == SKIP_BIGRAM:
+                gap = None if n < 0 else n
+                hit, *bases = skip_bigram.counts(doc_sentences(p), doc_sentences(r), gap, x == 1.0)
             else:
                 raise ValueError(f"measure {m}: unknown kind {kind}")
             out[m, :, k] = (hit, *bases)

@@ -1,0 +1,67 @@
+"""ROUGE-S*D* and ROUGE-SU*D*: skip-bigram co-occurrence as ROUGE-1.5.5 counts it (``-2 D -u``).
+
+Units of a text (its sentences joined into one token list ``t``, so pairs cross sentence
+boundaries as in 1.5.5): every ordered pair ``(t[i], t[j])`` with ``i < j`` and at most ``D``
+tokens between them (``j - i <= D + 1``; ``None`` or a negative ``D`` means no limit). With
+unigrams (SU), each token also counts as a unit, except the text's very last token: 1.5.5 adds a
+unigram only while it still has a pair partner to its right, so a one-token text has no unit at
+all. Overlap is clipped per unit, as for ROUGE-N.
+
+Cost: O(len·D) units per text for a bounded gap; ROUGE-S* (no limit) has len·(len-1)/2 pairs,
+i.e. O(len²) time and memory, which is why 1.5.5 users almost always pick S4 or SU4.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+
+from ..bootstrap155 import round5
+from .ngram import clipped_overlap
+
+Sentences = Sequence[Sequence[Hashable]]
+
+
+def _flatten(sentences: Sentences) -> list[Hashable]:
+    return [token for sentence in sentences for token in sentence]
+
+
+def skip_units(tokens: Sequence[Hashable], max_gap: int | None, with_unigrams: bool) -> Counter:
+    """The skip-bigram (and, for SU, unigram) units of one token list, with their counts."""
+    units: Counter = Counter()
+    widest = len(tokens) - 1
+    if max_gap is not None and max_gap >= 0:
+        widest = min(widest, max_gap + 1)
+    for distance in range(1, widest + 1):
+        units.update(zip(tokens, tokens[distance:], strict=False))
+    if with_unigrams:
+        units.update((token,) for token in tokens[:-1])
+    return units
+
+
+def counts(
+    pred_sents: Sentences,
+    ref_sents: Sentences,
+    max_gap: int | None,
+    with_unigrams: bool,
+) -> tuple[float, float, float]:
+    """``(hit, pred_base, ref_base)``: clipped matching units, prediction units, reference units."""
+    pred_units = skip_units(_flatten(pred_sents), max_gap, with_unigrams)
+    ref_units = skip_units(_flatten(ref_sents), max_gap, with_unigrams)
+    return (
+        float(clipped_overlap(pred_units, ref_units)),
+        float(pred_units.total()),
+        float(ref_units.total()),
+    )
+
+
+def finalize(hit: float, pred_base: float, ref_base: float) -> tuple[float, float]:
+    """``(precision, recall)``; a zero base gives 0."""
+    precision = hit / pred_base if pred_base else 0.0
+    recall = hit / ref_base if ref_base else 0.0
+    return precision, recall
+
+
+def best_reference_key(hit: float, pred_base: float, ref_base: float) -> float:
+    """What 1.5.5's ``-f B`` maximizes per reference: recall printed to 5 decimals (first wins)."""
+    return round5(hit / ref_base) if ref_base else 0.0

@@ -1,0 +1,129 @@
+"""ROUGE-W-*w* (weighted LCS), exactly as ROUGE-1.5.5 computes it (``-w w``), f(k) = k**w.
+
+For each reference sentence, 1.5.5 runs the weighted-LCS dynamic programme against every
+prediction sentence, follows each traceback (a match always goes diagonally; otherwise up when
+the upper cell is >= the left one) and marks the reference positions it passes: the union over
+the prediction sentences. It then walks the reference sentence left to right. A marked token
+scores only while its unigram count is still positive in both texts (both counts are then
+decremented, as ROUGE-L's clipping does). Scored tokens form runs; a run is closed, adding
+f(run), when the next reference position is unmarked or the sentence ends. Two quirks are kept:
+
+- runs are measured on reference positions only: two scored tokens adjacent in the reference
+  form one run even when their prediction matches are far apart, and a marked token that fails
+  the clipping neither scores nor closes the run (an unclosed run at a sentence end is lost);
+- the recall base is weighted twice: ``R = f⁻¹(hit / f(Σ_r f(|r|)))``, ``P = f⁻¹(hit / f(n))``
+  with ``n`` the prediction length, so identical texts score R = m**(1-w), not 1.
+
+Floating-point operations follow the Perl script's order, so ties in the programme break the same
+way and the 5-decimal values agree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+
+Sentences = Sequence[Sequence[Hashable]]
+
+_DIAGONAL, _UP, _LEFT = 0, 1, 2
+
+
+def _mark_lcs(
+    ref: Sequence[Hashable], pred: Sequence[Hashable], powers: list[float], marks: list[bool]
+) -> None:
+    """Mark the reference positions on 1.5.5's weighted-LCS traceback of ``ref`` vs ``pred``."""
+    if not ref or not pred or set(ref).isdisjoint(pred):
+        return
+    width = len(pred) + 1
+    score_above = [0.0] * width
+    run_above = [0] * width
+    moves: list[list[int]] = [[]]
+    for token in ref:
+        score = [0.0] * width
+        run = [0] * width
+        row_moves = [_UP] * width
+        for j in range(1, width):
+            if pred[j - 1] == token:
+                k = run_above[j - 1]
+                score[j] = score_above[j - 1] + powers[k + 1] - powers[k]
+                run[j] = k + 1
+                row_moves[j] = _DIAGONAL
+            elif score_above[j] >= score[j - 1]:
+                score[j] = score_above[j]
+            else:
+                score[j] = score[j - 1]
+                row_moves[j] = _LEFT
+        moves.append(row_moves)
+        score_above, run_above = score, run
+    i, j = len(ref), len(pred)
+    while i and j:
+        move = moves[i][j]
+        if move == _DIAGONAL:
+            i -= 1
+            j -= 1
+            marks[i] = True
+        elif move == _UP:
+            i -= 1
+        else:
+            j -= 1
+
+
+def counts(
+    pred_sents: Sentences,
+    ref_sents: Sentences,
+    weight: float,
+    *,
+    pred_unigrams: Sequence[Hashable] | None = None,
+    ref_unigrams: Sequence[Hashable] | None = None,
+) -> tuple[float, float, float]:
+    """``(hit, pred_base, ref_base)`` with ``pred_base = f(n)`` and ``ref_base = f(Σ_r f(|r|))``.
+
+    ``pred_unigrams``/``ref_unigrams`` are the token lists the clipping counts and ``n`` come from;
+    they default to the sentences' tokens, and differ only under 1.5.5's ``-b`` byte limit (see
+    :mod:`rouge_plus.length_limit`).
+    """
+    if pred_unigrams is None:
+        pred_unigrams = [token for sentence in pred_sents for token in sentence]
+    if ref_unigrams is None:
+        ref_unigrams = [token for sentence in ref_sents for token in sentence]
+    longest = max((len(sentence) for sentence in (*pred_sents, *ref_sents)), default=0)
+    powers = [k**weight for k in range(longest + 2)]
+    pred_left = Counter(pred_unigrams)
+    ref_left = Counter(ref_unigrams)
+    hit = 0.0
+    ref_weight = 0.0
+    for ref in ref_sents:
+        ref_weight += len(ref) ** weight
+        marks = [False] * len(ref)
+        for pred in pred_sents:
+            _mark_lcs(ref, pred, powers, marks)
+        run = 0
+        for j, token in enumerate(ref):
+            if marks[j] and ref_left[token] > 0 and pred_left[token] > 0:
+                run += 1
+                if j + 1 == len(ref) or not marks[j + 1]:
+                    hit += run**weight
+                    run = 0
+                ref_left[token] -= 1
+                pred_left[token] -= 1
+    return hit, len(pred_unigrams) ** weight, ref_weight**weight
+
+
+def _inverse(value: float, weight: float) -> float:
+    return value ** (1 / weight)
+
+
+def finalize(hit: float, pred_base: float, ref_base: float, weight: float) -> tuple[float, float]:
+    """``(f⁻¹(hit / pred_base), f⁻¹(hit / ref_base))`` = (precision, recall); 0 on a zero base."""
+    precision = _inverse(hit / pred_base, weight) if pred_base else 0.0
+    recall = _inverse(hit / ref_base, weight) if ref_base else 0.0
+    return precision, recall
+
+
+def best_reference_key(hit: float, pred_base: float, ref_base: float, weight: float) -> float:
+    """What 1.5.5's ``-f B`` maximizes per reference (first wins on ties).
+
+    It is the recall *before* the second weighting, ``f⁻¹(hit / Σ_r f(|r|))``, unrounded — not
+    the reported recall, and the two can rank references differently.
+    """
+    return _inverse(hit / _inverse(ref_base, weight), weight) if ref_base else 0.0

