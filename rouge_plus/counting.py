@@ -8,21 +8,25 @@ them into scores).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections import Counter
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .encoding import Encoded
+from .kernels.matching import maximum_matching
 from .kernels.python_backend import LCS, NGRAM, SKIP_BIGRAM, SUMMARY_LCS, WEIGHTED_LCS
 from .native import count_pairs
 from .rouge_types import Measure
+from .synonyms import Synonyms
 
 Counts = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def kernel_spec(measure: Measure) -> tuple[int, int, float]:
     """The ``(kind, n, x)`` spec the counting kernels take for a measure."""
-    if measure.kind == "ngram":
+    if measure.kind in ("ngram", "topic"):  # topic: unigrams of the topic words
         return NGRAM, measure.n, 0.0
     if measure.kind == "lcs":
         return LCS, 0, 0.0
@@ -37,11 +41,21 @@ def kernel_spec(measure: Measure) -> tuple[int, int, float]:
 
 
 def count_measures(
-    measures: Sequence[Measure], encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray
+    measures: Sequence[Measure],
+    encoded: Encoded,
+    pred_docs: np.ndarray,
+    ref_docs: np.ndarray,
+    synonyms: Synonyms | None = None,
 ) -> dict[Measure, Counts]:
-    """Counts of each measure over the pairs ``(pred_docs[k], ref_docs[k])`` of ``encoded``."""
+    """Counts of each measure over the pairs ``(pred_docs[k], ref_docs[k])`` of ``encoded``.
+
+    Measures with synonyms need ``synonyms`` and an ``encoded`` that kept its words.
+    """
+    with_synonyms = [m for m in measures if m.synonyms]
+    counts = {m: synonym_counts(m.n, encoded, pred_docs, ref_docs, synonyms) for m in with_synonyms}
+    measures = [m for m in measures if not m.synonyms]
     if not measures:
-        return {}
+        return counts
     specs = [kernel_spec(m) for m in measures]
     raw = count_pairs(
         encoded.ids,
@@ -52,4 +66,44 @@ def count_measures(
         specs,
         encoded.vocab_size,
     )
-    return {m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(measures)}
+    counts.update({m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(measures)})
+    return counts
+
+
+def _token_relation(encoded: Encoded, synonyms: Synonyms) -> Callable[[int, int], bool]:
+    """Whether two token ids are synonyms (equal ids are handled by the caller)."""
+    words_of = encoded.id_words()
+    keys = {
+        token: frozenset().union(*map(synonyms.keys, words)) for token, words in words_of.items()
+    }
+
+    @functools.cache
+    def related(a: int, b: int) -> bool:
+        if keys[a].isdisjoint(keys[b]):
+            return False
+        if synonyms.exact_keys:
+            return True
+        return any(synonyms.match(x, y) for x in words_of[a] for y in words_of[b])
+
+    return related
+
+
+def synonym_counts(
+    n: int, encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray, synonyms: Synonyms
+) -> Counts:
+    """Units are n-grams; two match when every position is the same word or synonyms, and the
+    hit is a maximum one-to-one matching between the two texts' n-gram occurrences."""
+    related = _token_relation(encoded, synonyms)
+
+    def compatible(a: tuple, b: tuple) -> bool:
+        return all(x == y or related(x, y) for x, y in zip(a, b, strict=True))
+
+    documents = encoded.document_tokens()
+    grams = functools.lru_cache(maxsize=None)(
+        lambda doc: Counter(zip(*(documents[doc][i:] for i in range(n)), strict=False))
+    )
+    out = np.zeros((3, len(pred_docs)))
+    for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
+        pred, ref = grams(p), grams(r)
+        out[:, k] = (maximum_matching(pred, ref, compatible), pred.total(), ref.total())
+    return out[0], out[1], out[2]

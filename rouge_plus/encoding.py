@@ -9,10 +9,11 @@ the vocabulary, instead of once per occurrence.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -62,6 +63,32 @@ class Encoded:
     documents: np.ndarray  # int64, len n_documents + 1
     vocab_size: int
     tokenized_counts: np.ndarray  # tokens the tokenizer found per document, before stopwords
+    words: list[str] = field(default_factory=list)  # when kept: the words, by word number
+    word_ids: np.ndarray | None = None  # the id of each word when they differ (stemming)
+
+    def id_words(self) -> dict[int, list[str]]:
+        """The words behind each id (several when stemming merged them)."""
+        ids = range(len(self.words)) if self.word_ids is None else self.word_ids.tolist()
+        out: dict[int, list[str]] = {}
+        for word, token_id in zip(self.words, ids, strict=True):
+            out.setdefault(token_id, []).append(word)
+        return out
+
+    def document_tokens(self) -> list[list[int]]:
+        """The token ids of each document."""
+        flat, bounds = self.ids.tolist(), self.sentences[self.documents].tolist()
+        return [flat[a:b] for a, b in itertools.pairwise(bounds)]
+
+    def unique_per_document(self) -> Encoded:
+        """The same documents with each id kept once (first occurrence), as one sentence."""
+        docs = [list(dict.fromkeys(tokens)) for tokens in self.document_tokens()]
+        lengths = np.array([len(doc) for doc in docs], dtype=np.int64)
+        ids = np.fromiter(itertools.chain.from_iterable(docs), dtype=np.int32)
+        sentences = np.concatenate([[0], np.cumsum(lengths)])
+        documents = np.arange(len(docs) + 1, dtype=np.int64)
+        return Encoded(
+            ids, sentences, documents, self.vocab_size, lengths, self.words, self.word_ids
+        )
 
 
 def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
@@ -104,16 +131,35 @@ class TextPipeline:
             return "\n".join(s.replace("\n", " ") for s in self.split_sentences(text))
         return [self.tokenizer(sentence) for sentence in self.split_sentences(text)]
 
+    def _limited(self, texts: Sequence[str]) -> Sequence[str]:
+        return texts if self.limit_text is None else list(map(self.limit_text, texts))
+
     def encode(
-        self, texts: Sequence[str], *, by_sentence: bool, whole_too: bool = False
+        self,
+        texts: Sequence[str],
+        *,
+        by_sentence: bool,
+        whole_too: bool = False,
+        keep_words: bool = False,
     ) -> Encoded:
         """Encode ``texts``: by sentence or as whole texts; with ``whole_too``, both (the whole
-        texts come first, then the same texts by sentence, as documents ``n .. 2n-1``)."""
-        if self.limit_text is not None:
-            texts = list(map(self.limit_text, texts))
+        texts come first, then the same texts by sentence, as documents ``n .. 2n-1``).
+        ``keep_words`` keeps the words behind each id (for synonym matching)."""
+        texts = self._limited(texts)
         items = [self._item(text, by_sentence and not whole_too) for text in texts]
         if whole_too:
             items += [self._item(text, True) for text in texts]
+        return self._encode_items(items, keep_words)
+
+    def encode_topics(
+        self, texts: Sequence[str], topic_words: Callable[[str], list[str]], keep_words: bool
+    ) -> Encoded:
+        """Encode the topic words of each text, sentence by sentence (``topic_words`` tags one
+        sentence and returns its lowercased topic words)."""
+        items = [[topic_words(s) for s in self.split_sentences(t)] for t in self._limited(texts)]
+        return self._encode_items(items, keep_words)
+
+    def _encode_items(self, items: list[Item], keep_words: bool) -> Encoded:
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode(items, True)
         ids = np.frombuffer(ids, dtype=np.int32)
@@ -121,12 +167,23 @@ class TextPipeline:
         documents = np.frombuffer(documents, dtype=np.int64)
         tokenized_counts = _token_counts(sentences, documents)
         vocab_size = len(vocabulary)
-        words = vocabulary.words() if (self.stopwords or self.stem) and vocab_size else []
+        need_words = keep_words or self.stopwords or self.stem
+        words = vocabulary.words() if need_words and vocab_size else []
         if self.stopwords and words:
             ids, sentences = _drop_words(ids, sentences, words, self.stopwords)
+        word_ids = None
         if self.stem is not None and words:
-            ids, vocab_size = _stem_ids(ids, words, self.stem)
-        return Encoded(ids, sentences, documents, vocab_size, tokenized_counts)
+            word_ids, vocab_size = _stem_ids(words, self.stem)
+            ids = word_ids[ids]
+        return Encoded(
+            ids,
+            sentences,
+            documents,
+            vocab_size,
+            tokenized_counts,
+            words if keep_words else [],
+            word_ids if keep_words else None,
+        )
 
 
 def _drop_words(
@@ -138,14 +195,12 @@ def _drop_words(
     return ids[keep], kept_before[sentences]
 
 
-def _stem_ids(
-    ids: np.ndarray, words: list[str], stem: Callable[[str], str]
-) -> tuple[np.ndarray, int]:
-    """Renumber word ids by stem: words with the same stem share one id."""
+def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[np.ndarray, int]:
+    """The id of each word's stem (words with the same stem share one id), and how many."""
     stem_id: dict[str, int] = {}
     remap = np.fromiter(
         (stem_id.setdefault(s, len(stem_id)) for s in map(stem, words)),
         dtype=np.int32,
         count=len(words),
     )
-    return remap[ids], len(stem_id)
+    return remap, len(stem_id)

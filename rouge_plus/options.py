@@ -17,7 +17,9 @@ from ._version import __version__
 from .aggregation import AGGREGATIONS
 from .fmeasure import FMeasure
 from .multiref import MULTI_REF_MODES
+from .pos import load_tagger
 from .rouge_types import Measure, parse_rouge_types
+from .synonyms import load_synonyms
 
 
 def _require_bool(name: str, value: object) -> bool:
@@ -88,6 +90,9 @@ class ScoreOptions:
     remove_stopwords: object = None
     max_words: int | None = None
     max_bytes: int | None = None
+    synonyms: object = None
+    pos_tagger: object = None
+    topic_pos: str | tuple[str, ...] = ("NN", "JJ")
 
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> ScoreOptions:
@@ -120,6 +125,12 @@ class ScoreOptions:
         _require_choice("profile", self.profile, PROFILES)
         _require_limit("max_words", self.max_words)
         _require_limit("max_bytes", self.max_bytes)
+        if not self.topic_prefixes or not all(
+            isinstance(p, str) and p for p in self.topic_prefixes
+        ):
+            raise ValueError(
+                f"topic_pos must name tag prefixes such as ('NN', 'JJ'), got {self.topic_pos!r}"
+            )
         if self.max_words and self.max_bytes:
             raise ValueError("max_words and max_bytes: give one of them, not both (as -l / -b)")
         if not (isinstance(self.confidence_level, float) and 0 < self.confidence_level < 1):
@@ -138,6 +149,15 @@ class ScoreOptions:
     @property
     def type_names(self) -> list[str]:
         return [m.name for m in self.rouge_types]
+
+    @property
+    def needs_synonyms(self) -> bool:
+        return any(m.synonyms for m in self.rouge_types)
+
+    @property
+    def topic_prefixes(self) -> tuple[str, ...]:
+        topic_pos = self.topic_pos
+        return tuple(topic_pos.split("|") if isinstance(topic_pos, str) else topic_pos)
 
     @property
     def rouge155(self) -> bool:
@@ -163,6 +183,13 @@ class ScoreOptions:
             f"profile:{self.profile}",
             f"agg:{self.aggregation}",
         ]
+        if self.needs_synonyms:
+            parts.append(f"syn:{load_synonyms(self.synonyms).name}")
+        if any(m.kind == "topic" for m in self.rouge_types):
+            tagger = (
+                "pretagged" if self.pos_tagger == "pretagged" else load_tagger(self.pos_tagger).name
+            )
+            parts.append(f"topic:{'|'.join(self.topic_prefixes)},tagger:{tagger}")
         if self.max_words or self.max_bytes:
             parts.append(f"limit:{self.max_words or '-'}w,{self.max_bytes or '-'}b")
         if self.aggregation == "bootstrap":

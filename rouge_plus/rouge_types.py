@@ -32,7 +32,12 @@ class Measure:
       under ``profile="rouge155"``, as ROUGE-1.5.5 computes it);
     - ``"weighted_lcs"``: ROUGE-1.5.5's weighted LCS with f(k) = k**``weight``;
     - ``"skip_bigram"``: ROUGE-1.5.5's skip-bigrams with at most ``max_gap`` words between the
-      two words (None: no limit), plus unigrams when ``unigrams``.
+      two words (None: no limit), plus unigrams when ``unigrams``;
+    - ``"topic"``: ROUGE 2.0's topic coverage, clipped unigram overlap of the words whose
+      part-of-speech is a topic tag (on sets of distinct words when ``unique``).
+
+    ``synonyms`` (n-grams and topic): two words match when equal or synonymous, and units are
+    matched one to one (a maximum matching), as ROUGE 2.0's "+Synonyms" variants intend.
     """
 
     name: str
@@ -41,6 +46,8 @@ class Measure:
     weight: float = 0.0
     max_gap: int | None = None
     unigrams: bool = False
+    unique: bool = False
+    synonyms: bool = False
 
     @property
     def uses_sentences(self) -> bool:
@@ -92,6 +99,18 @@ _PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]]
         re.compile(r"rouge([1-9])"),
         f"rouge1 .. rouge{MAX_NGRAM}",
         lambda m: Measure(m.group(0), "ngram", n=int(m.group(1))),
+    ),
+    (
+        re.compile(r"rouge([1-9])\+synonyms"),
+        f"rouge1+synonyms .. rouge{MAX_NGRAM}+synonyms",
+        lambda m: Measure(m.group(0), "ngram", n=int(m.group(1)), synonyms=True),
+    ),
+    (
+        re.compile(r"rougeTopic(Uniq)?(\+synonyms)?"),
+        "rougeTopic, rougeTopicUniq, rougeTopic+synonyms, rougeTopicUniq+synonyms",
+        lambda m: Measure(
+            m.group(0), "topic", n=1, unique=bool(m.group(1)), synonyms=bool(m.group(2))
+        ),
     ),
     (re.compile(r"rougeL"), "rougeL", lambda m: Measure("rougeL", "lcs")),
     (re.compile(r"rougeLsum"), "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),

@@ -24,13 +24,15 @@ import numpy as np
 from .aggregation import Interval, bootstrap_interval, mean_scores, rouge155_interval
 from .counting import count_measures
 from .encoding import TextPipeline
-from .length_limit import limit_bytes, limit_words
-from .stopwords import resolve_stopwords
 from .inputs import Batch, normalize_inputs
+from .length_limit import limit_bytes, limit_words
 from .multiref import reduce_references
 from .options import ScoreOptions
+from .pos import load_tagger, topic_filter
 from .sentences import available_sentence_splitters, get_sentence_splitter
 from .stemming import get_stemmer
+from .stopwords import resolve_stopwords
+from .synonyms import load_synonyms
 from .tokenizers import available_tokenizers, get_tokenizer
 
 logger = logging.getLogger(__name__)
@@ -60,6 +62,31 @@ def _pipeline(options: ScoreOptions) -> TextPipeline:
         stopwords=resolve_stopwords(options.remove_stopwords),
         limit_text=_length_limit(options),
     )
+
+
+def _topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
+    """Tag one sentence and keep its topic words (ROUGE 2.0), lowercased like other tokens.
+
+    Tagging sees the words with their case: taggers are far less accurate on lowercased text.
+    """
+    prefixes = options.topic_prefixes
+    if options.pos_tagger == "pretagged":
+
+        def topic_words(sentence: str) -> list[str]:
+            pairs = [token.rpartition("/") for token in sentence.split()]
+            return [word.lower() for word, _, tag in pairs if tag.startswith(prefixes)]
+
+        return topic_words
+    tagger = load_tagger(options.pos_tagger)
+    builtin = isinstance(options.tokenizer, str)
+    cased = get_tokenizer(options.tokenizer, lowercase=False)
+
+    def topic_words(sentence: str) -> list[str]:
+        tokens = cased(sentence)
+        kept = [tokens[i] for i in topic_filter(tokens, tagger(tokens), prefixes)]
+        return [token.lower() for token in kept] if builtin else kept
+
+    return topic_words
 
 
 def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
@@ -100,6 +127,47 @@ def _warn_wordless(places: list[str]) -> None:
     warnings.warn(message, UserWarning, stacklevel=4)
 
 
+def _count_chunk(
+    texts: list[str],
+    pred_docs: np.ndarray,
+    ref_docs: np.ndarray,
+    options: ScoreOptions,
+    pipeline: TextPipeline,
+) -> tuple[dict, np.ndarray]:
+    """Counts of every measure, and the token count of each text (for the wordless warning)."""
+    synonyms = load_synonyms(options.synonyms) if options.needs_synonyms else None
+    regular = [m for m in options.rouge_types if m.kind != "topic"]
+    by_sentence = [m for m in regular if m.uses_sentences]
+    whole = [m for m in regular if not m.uses_sentences]
+    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    encoded = pipeline.encode(
+        texts,
+        by_sentence=bool(by_sentence),
+        whole_too=separate,
+        keep_words=any(m.synonyms for m in regular),
+    )
+    if separate:
+        shift = len(texts)
+        counts = count_measures(whole, encoded, pred_docs, ref_docs, synonyms)
+        counts.update(
+            count_measures(by_sentence, encoded, pred_docs + shift, ref_docs + shift, synonyms)
+        )
+    else:
+        counts = count_measures(regular, encoded, pred_docs, ref_docs, synonyms)
+    topic = [m for m in options.rouge_types if m.kind == "topic"]
+    if topic:
+        topics = pipeline.encode_topics(
+            texts, _topic_words(options), keep_words=any(m.synonyms for m in topic)
+        )
+        plain = [m for m in topic if not m.unique]
+        unique = [m for m in topic if m.unique]
+        counts.update(count_measures(plain, topics, pred_docs, ref_docs, synonyms))
+        if unique:
+            distinct = topics.unique_per_document()
+            counts.update(count_measures(unique, distinct, pred_docs, ref_docs, synonyms))
+    return counts, encoded.tokenized_counts[: len(texts)]
+
+
 def _score_chunk(
     batch: Batch, start: int, options: ScoreOptions, pipeline: TextPipeline
 ) -> tuple[dict[str, np.ndarray], list[str]]:
@@ -108,16 +176,7 @@ def _score_chunk(
     texts = batch.predictions + [ref for refs in batch.references for ref in refs]
     owner = np.asarray(batch.pair_owner, dtype=np.int64)
     pred_docs, ref_docs = owner, np.arange(n_rows, n_rows + len(owner), dtype=np.int64)
-    by_sentence = [m for m in options.rouge_types if m.uses_sentences]
-    whole = [m for m in options.rouge_types if not m.uses_sentences]
-    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
-    encoded = pipeline.encode(texts, by_sentence=bool(by_sentence), whole_too=separate)
-    if separate:
-        shift = len(texts)
-        counts = count_measures(whole, encoded, pred_docs, ref_docs)
-        counts.update(count_measures(by_sentence, encoded, pred_docs + shift, ref_docs + shift))
-    else:
-        counts = count_measures(options.rouge_types, encoded, pred_docs, ref_docs)
+    counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, pipeline)
     scores = {
         measure.name: reduce_references(
             options.multi_ref,
@@ -130,7 +189,7 @@ def _score_chunk(
         )
         for measure in options.rouge_types
     }
-    return scores, _wordless(texts, batch, start, encoded.tokenized_counts[: len(texts)])
+    return scores, _wordless(texts, batch, start, token_counts)
 
 
 def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:

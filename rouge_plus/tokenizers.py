@@ -110,7 +110,8 @@ def _default_lowered(text: str) -> list[str]:
 
 
 def _rouge155_lowered(text: str) -> list[str]:
-    return _ASCII_MIXED_RUN.findall(text.lower() if text.isascii() else text.translate(_ASCII_LOWER))
+    lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+    return _ASCII_MIXED_RUN.findall(lowered)
 
 
 def _rouge155_cased(text: str) -> list[str]:
