@@ -1,16 +1,30 @@
-"""Build the optional C kernels; everything else is declared in pyproject.toml.
+"""Build the optional C kernels and PyPI's long description; the rest is in pyproject.toml.
 
 ``optional=True``: where no C compiler is available the package installs without the extension
 and runs the pure-Python kernels (same results, slower).
+
+README.md opens with the Hugging Face Space's YAML front matter, which PyPI would render as stray
+text above the title; the long description is the README without it.
 """
 
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+
+
+def readme_without_front_matter() -> str:
+    text = (Path(__file__).parent / "README.md").read_text(encoding="utf-8")
+    if text.startswith("---\n"):
+        text = text[4:].partition("\n---\n")[2].lstrip("\n")
+    return text
+
 
 flags = [] if sys.platform == "win32" else ["-O3", "-std=c11"]
 
 setup(
+    long_description=readme_without_front_matter(),
+    long_description_content_type="text/markdown",
     ext_modules=[
         Extension(
             "rouge_plus._native",

@@ -6,6 +6,8 @@ are given straight to ``compute`` in a single process, they are scored directly 
 a round trip through evaluate's Arrow cache and file locks, which would only add time.
 """
 
+from pathlib import Path
+
 import datasets
 import evaluate
 
@@ -132,7 +134,20 @@ class RougePlus(evaluate.Metric):
         if direct:
             return self._score(predictions, references, self._options(kwargs))
         self._options(kwargs)  # reject bad options before evaluate touches its cache
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        result = super().compute(predictions=predictions, references=references, **kwargs)
+        self._remove_locks()
+        return result
+
+    def _remove_locks(self) -> None:
+        """Remove the lock files evaluate 0.4 leaves behind after a distributed compute.
+
+        Process 0 holds every rank's lock by now, and all ranks have passed the rendezvous, so
+        nothing still waits on them.
+        """
+        if self.process_id == 0 and self.num_process > 1 and not self.keep_in_memory:
+            pattern = f"{self.experiment_id}-{self.num_process}-*.lock"
+            for lock in Path(self.data_dir).glob(pattern):
+                lock.unlink(missing_ok=True)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Validate a batch, then store it for a later ``compute``."""
