@@ -14,13 +14,12 @@ e.g. a tagger for another language.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
+
+from .data_files import load_bundled_json
 
 __all__ = ["PerceptronTagger", "Tagger", "TaggerDataError", "load_tagger", "topic_filter"]
 
@@ -170,20 +169,12 @@ def _features(position: int, word: str, context: list[str], prev: str, prev2: st
 
 @lru_cache(maxsize=1)
 def _bundled_tagger() -> PerceptronTagger:
-    resource = resources.files("rouge_plus") / "data" / TAGGER_DATA_FILE
-    hint = (
-        f"the bundled POS tagger model rouge_plus/data/{TAGGER_DATA_FILE} is {{}}; reinstall "
-        "rouge_plus, or rebuild it with `python scripts/build_pos_tagger.py`"
+    document = load_bundled_json(
+        TAGGER_DATA_FILE,
+        TAGGER_FORMAT,
+        TaggerDataError,
+        "rebuild it with `python scripts/build_pos_tagger.py`",
     )
-    try:
-        with resource.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as text:
-            document = json.load(text)
-    except FileNotFoundError as error:
-        raise TaggerDataError(hint.format("missing")) from error
-    except (OSError, EOFError, ValueError) as error:
-        raise TaggerDataError(hint.format(f"unreadable ({error})")) from error
-    if (document.get("format"), document.get("version")) != TAGGER_FORMAT:
-        raise TaggerDataError(hint.format("of an unknown format version"))
     return PerceptronTagger(document)
 
 

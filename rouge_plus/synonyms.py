@@ -42,16 +42,16 @@ multi-word lemmas out altogether, since the English tokenizers never produce the
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Protocol, runtime_checkable
+
+from .data_files import load_bundled_json
 
 __all__ = [
     "CallableSynonyms",
@@ -300,21 +300,12 @@ class _WordNetData:
 
 @lru_cache(maxsize=1)
 def _bundled_wordnet() -> _WordNetData:
-    resource = resources.files("rouge_plus") / "data" / WORDNET_DATA_FILE
-    hint = (
-        f"the bundled WordNet data rouge_plus/data/{WORDNET_DATA_FILE} is {{}}; reinstall "
-        "rouge_plus, or rebuild it with `python scripts/build_wordnet_synonyms.py` "
-        "(needs Debian's wordnet-base package)"
+    document = load_bundled_json(
+        WORDNET_DATA_FILE,
+        WORDNET_FORMAT,
+        SynonymDataError,
+        "rebuild it with `python scripts/build_wordnet_synonyms.py` (needs Debian's wordnet-base)",
     )
-    try:
-        with resource.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as text:
-            document = json.load(text)
-    except FileNotFoundError as error:
-        raise SynonymDataError(hint.format("missing")) from error
-    except (OSError, EOFError, ValueError) as error:
-        raise SynonymDataError(hint.format(f"unreadable ({error})")) from error
-    if (document.get("format"), document.get("version")) != WORDNET_FORMAT:
-        raise SynonymDataError(hint.format("of an unknown format version"))
     return _WordNetData(document)
 
 

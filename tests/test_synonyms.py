@@ -193,29 +193,6 @@ def test_unusable_spec() -> None:
         load_synonyms(42)
 
 
-@pytest.mark.parametrize(
-    ("payload", "message"),
-    [(None, "missing"), (b"not gzip", "unreadable"), ("json", "unknown format")],
-)
-def test_broken_bundled_data_says_how_to_fix(monkeypatch, tmp_path, payload, message) -> None:
-    import gzip
-
-    data_dir = tmp_path / "data"
-    data_dir.mkdir()
-    if payload == "json":
-        payload = gzip.compress(b'{"format": "something else"}')
-    if payload is not None:
-        (data_dir / synonyms.WORDNET_DATA_FILE).write_bytes(payload)
-    monkeypatch.setattr(synonyms.resources, "files", lambda package: tmp_path)
-    synonyms._bundled_wordnet.cache_clear()
-    try:
-        with pytest.raises(SynonymDataError, match=message) as error:
-            synonyms._bundled_wordnet()
-        assert "build_wordnet_synonyms.py" in str(error.value)
-    finally:
-        synonyms._bundled_wordnet.cache_clear()
-
-
 def test_nltk_source_works_or_says_what_to_install() -> None:
     nltk = pytest.importorskip("nltk")
     try:

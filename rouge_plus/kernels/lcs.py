@@ -9,29 +9,31 @@ step from one bit: the union LCS costs O(n·m/64) plus a linear walk, not a full
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 
-def _match_masks(ref: Sequence[Hashable]) -> dict[Hashable, int]:
+def _columns(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> Iterator[int]:
+    """The column vector before the first prediction token and after each one."""
     masks: dict[Hashable, int] = {}
     for i, token in enumerate(ref):
         masks[token] = masks.get(token, 0) | (1 << i)
-    return masks
+    full = (1 << len(ref)) - 1
+    column = full
+    yield column
+    for token in pred:
+        match = masks.get(token)
+        if match:
+            low = column & match
+            column = ((column + low) | (column - low)) & full
+        yield column
 
 
 def lcs_length(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> int:
     """Length of the longest common subsequence of two token lists."""
     if not ref or not pred:
         return 0
-    masks = _match_masks(ref)
-    full = (1 << len(ref)) - 1
-    column = full
-    for token in pred:
-        match = masks.get(token)
-        if match:
-            low = column & match
-            column = ((column + low) | (column - low)) & full
-    return len(ref) - column.bit_count()
+    *_, last = _columns(ref, pred)
+    return len(ref) - last.bit_count()
 
 
 def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[int]:
@@ -45,17 +47,7 @@ def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list
     """
     if not ref or not pred:
         return []
-    masks = _match_masks(ref)
-    full = (1 << len(ref)) - 1
-    columns = [full]
-    column = full
-    for token in pred:
-        match = masks.get(token)
-        if match:
-            low = column & match
-            column = ((column + low) | (column - low)) & full
-        columns.append(column)
-
+    columns = list(_columns(ref, pred))
     positions = []
     i, j = len(ref), len(pred)
     while i > 0 and j > 0:
