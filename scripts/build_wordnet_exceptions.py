@@ -25,9 +25,10 @@ The WordNet directory is found with ``--wordnet-dir``, else through ``dpkg -L wo
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
+
+from wordnet_debian import debian_package_version, find_wordnet_dir, write_license
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
@@ -39,57 +40,6 @@ from rouge_plus.rouge155_stemmer import (  # noqa: E402
 )
 
 DATA_DIR = REPO_ROOT / "rouge_plus" / "data"
-LICENSE_NAME = "LICENSE.WordNet"
-WORDNET_LICENSE = """\
-WordNet Release 3.0
-
-This software and database is being provided to you, the LICENSEE, by
-Princeton University under the following license.  By obtaining, using
-and/or copying this software and database, you agree that you have
-read, understood, and will comply with these terms and conditions.:
-
-Permission to use, copy, modify and distribute this software and
-database and its documentation for any purpose and without fee or
-royalty is hereby granted, provided that you agree to comply with
-the following copyright notice and statements, including the disclaimer,
-and that the same appear on ALL copies of the software, database and
-documentation, including modifications that you make for internal
-use or for distribution.
-
-WordNet 3.0 Copyright 2006 by Princeton University.  All rights reserved.
-
-THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON
-UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR
-IMPLIED.  BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON
-UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF MERCHANT-
-ABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE
-OF THE LICENSED SOFTWARE, DATABASE OR DOCUMENTATION WILL NOT
-INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR
-OTHER RIGHTS.
-
-The name of Princeton University or Princeton may not be used in
-advertising or publicity pertaining to distribution of the software
-and/or database.  Title to copyright in this software, database and
-any associated documentation shall at all times remain with
-Princeton University and LICENSEE agrees to preserve same.
-"""
-
-
-def find_wordnet_dir() -> Path:
-    listing = subprocess.run(
-        ["dpkg", "-L", "wordnet-base"], capture_output=True, text=True, check=True
-    ).stdout.split()
-    for path in listing:
-        if path.endswith("/noun.exc"):
-            return Path(path).parent
-    raise SystemExit("wordnet-base lists no noun.exc; pass --wordnet-dir")
-
-
-def debian_package_version() -> str:
-    done = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Version}", "wordnet-base"], capture_output=True, text=True
-    )
-    return done.stdout.strip() if done.returncode == 0 else "unknown"
 
 
 def render(table: dict[str, str], version: str) -> str:
@@ -114,9 +64,7 @@ def main() -> None:
     )
     output = DATA_DIR / BUNDLED_EXCEPTIONS
     output.write_text(render(table, debian_package_version()), encoding="utf-8")
-    license_path = DATA_DIR / LICENSE_NAME
-    if not license_path.exists():
-        license_path.write_text(WORDNET_LICENSE, encoding="utf-8")
+    write_license(DATA_DIR)
     print(f"wrote {len(table)} exceptions to {output.relative_to(REPO_ROOT)}")
 
 

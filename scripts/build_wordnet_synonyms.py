@@ -37,14 +37,13 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from wordnet_debian import debian_package_version, find_wordnet_dir, write_license
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO_ROOT / "rouge_plus" / "data"
 OUTPUT_NAME = "wordnet30_synonyms.json.gz"
-LICENSE_NAME = "LICENSE.WordNet"
 FORMAT_NAME = "rouge_plus.wordnet-synonyms"
 FORMAT_VERSION = 1
 
@@ -53,70 +52,6 @@ POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 # the inverse of hypernym "@", so storing "@" links undirected covers both directions (for
 # verbs "~" is the troponym relation).
 RELATED_POINTERS = {"n": {"@"}, "v": {"@"}, "a": {"&"}, "r": set()}
-
-WORDNET_LICENSE = """\
-WordNet Release 3.0
-
-This software and database is being provided to you, the LICENSEE, by
-Princeton University under the following license.  By obtaining, using
-and/or copying this software and database, you agree that you have
-read, understood, and will comply with these terms and conditions.:
-
-Permission to use, copy, modify and distribute this software and
-database and its documentation for any purpose and without fee or
-royalty is hereby granted, provided that you agree to comply with
-the following copyright notice and statements, including the disclaimer,
-and that the same appear on ALL copies of the software, database and
-documentation, including modifications that you make for internal
-use or for distribution.
-
-WordNet 3.0 Copyright 2006 by Princeton University.  All rights reserved.
-
-THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON
-UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR
-IMPLIED.  BY WAY OF EXAMPLE, BUT NOT LIMITATION, PRINCETON
-UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF MERCHANT-
-ABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE
-OF THE LICENSED SOFTWARE, DATABASE OR DOCUMENTATION WILL NOT
-INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, TRADEMARKS OR
-OTHER RIGHTS.
-
-The name of Princeton University or Princeton may not be used in
-advertising or publicity pertaining to distribution of the software
-and/or database.  Title to copyright in this software, database and
-any associated documentation shall at all times remain with
-Princeton University and LICENSEE agrees to preserve same.
-"""
-
-
-def find_wordnet_dir() -> Path:
-    """Locate the directory holding ``data.noun`` from the Debian package's file list."""
-    try:
-        listing = subprocess.run(
-            ["dpkg", "-L", "wordnet-base"], capture_output=True, text=True, check=True
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        listing = ""
-    for line in listing.splitlines():
-        if line.endswith("/data.noun"):
-            return Path(line).parent
-    sys.exit(
-        "WordNet 3.0 database not found. Install it with "
-        "'apt-get update && apt-get install -y wordnet-base' or pass --wordnet-dir."
-    )
-
-
-def debian_package_version() -> str:
-    """The installed ``wordnet-base`` version, or ``"unknown"`` when dpkg cannot tell."""
-    try:
-        return subprocess.run(
-            ["dpkg-query", "-W", "-f=${Version}", "wordnet-base"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def clean_lemma(raw: str) -> str:
@@ -214,9 +149,7 @@ def main() -> None:
     # mtime=0 keeps the gzip bytes reproducible from one build to the next.
     with output.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
         gz.write(payload)
-    license_path = args.output_dir / LICENSE_NAME
-    if not license_path.exists():
-        license_path.write_text(WORDNET_LICENSE, encoding="utf-8")
+    write_license(args.output_dir)
     link_count = len(document["related"]) // 2
     print(
         f"wrote {output.name}: {document['synset_count']} synsets, {link_count} related links, "

