@@ -7,6 +7,7 @@ cheap when ``evaluate`` is not wanted.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from ._version import __version__
@@ -15,6 +16,10 @@ from .scorer import ExampleScores, RougeScorer, score
 
 if TYPE_CHECKING:
     from .rouge_plus import RougePlus
+
+# A library's log records are the application's to show: without this, an application that has
+# not configured logging would see every warning twice (once by logging's last-resort handler).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = ["ExampleScores", "RougePlus", "RougeScorer", "ScoreOptions", "__version__", "score"]
 

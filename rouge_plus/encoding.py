@@ -141,15 +141,29 @@ class TextPipeline:
         by_sentence: bool,
         whole_too: bool = False,
         keep_words: bool = False,
+        describe: Callable[[int], str] = str,
     ) -> Encoded:
         """Encode ``texts``: by sentence or as whole texts; with ``whole_too``, both (the whole
         texts come first, then the same texts by sentence, as documents ``n .. 2n-1``).
-        ``keep_words`` keeps the words behind each id (for synonym matching)."""
+        ``keep_words`` keeps the words behind each id (for synonym matching). ``describe``
+        names text ``i`` in the note added to an error raised while tokenizing it."""
         texts = self._limited(texts)
-        items = [self._item(text, by_sentence and not whole_too) for text in texts]
+        items = self._items(texts, by_sentence and not whole_too, describe)
         if whole_too:
-            items += [self._item(text, True) for text in texts]
+            items += self._items(texts, True, describe)
         return self._encode_items(items, keep_words)
+
+    def _items(
+        self, texts: Sequence[str], by_sentence: bool, describe: Callable[[int], str]
+    ) -> list[Item]:
+        items = []
+        for index, text in enumerate(texts):
+            try:
+                items.append(self._item(text, by_sentence))
+            except Exception as error:
+                error.add_note(f"(while tokenizing {describe(index)})")
+                raise
+        return items
 
     def encode_topics(
         self, texts: Sequence[str], topic_words: Callable[[str], list[str]], keep_words: bool

@@ -44,6 +44,8 @@ def _as_list(values: object, argument: str) -> list:
         raise TypeError(f"{argument} must be a list of texts, not a single {type(values).__name__}")
     if hasattr(values, "tolist"):  # NumPy arrays, pandas Series, pyarrow arrays
         values = values.tolist()
+    elif hasattr(values, "to_pylist"):  # pyarrow chunked arrays
+        values = values.to_pylist()
     if not isinstance(values, Iterable):
         raise TypeError(f"{argument} must be a list of texts, got {type(values).__name__}")
     return list(values)

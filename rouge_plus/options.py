@@ -19,7 +19,9 @@ from .fmeasure import FMeasure
 from .multiref import MULTI_REF_MODES
 from .pos import load_tagger
 from .rouge_types import Measure, parse_rouge_types
+from .sentences import get_sentence_splitter
 from .synonyms import load_synonyms
+from .tokenizers import get_tokenizer
 
 
 def _require_bool(name: str, value: object) -> bool:
@@ -63,6 +65,14 @@ def _stopwords_label(spec: object) -> str:
         return f"file:{hashlib.sha1(Path(spec).read_bytes()).hexdigest()[:12]}"
     words = "\n".join(sorted(map(str, spec)))  # type: ignore[call-overload]
     return f"list:{hashlib.sha1(words.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
+def _require_resolvable(name: str, resolve: Callable[[object], object], spec: object) -> None:
+    """Fail at construction, naming the option, on a tokenizer or splitter that cannot be used."""
+    try:
+        resolve(spec)
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"{name}: {error}") from None
 
 
 def _require_limit(name: str, value: object) -> None:
@@ -123,6 +133,8 @@ class ScoreOptions:
         _require_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
         _require_choice("aggregation", self.aggregation, AGGREGATIONS)
         _require_choice("profile", self.profile, PROFILES)
+        _require_resolvable("tokenizer", get_tokenizer, self.tokenizer)
+        _require_resolvable("split_sentences", get_sentence_splitter, self.split_sentences)
         _require_limit("max_words", self.max_words)
         _require_limit("max_bytes", self.max_bytes)
         if not self.topic_prefixes or not all(

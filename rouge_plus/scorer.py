@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,30 +103,47 @@ def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
 CHUNK_ROWS = 4096
 
 
-def _wordless(texts: list[str], batch: Batch, start: int, token_counts: np.ndarray) -> list[str]:
-    """Where the texts with words but no tokens are, as ``predictions[i]``/``references[i][k]``."""
-    places = []
-    n_rows = len(batch)
-    for i in np.flatnonzero(token_counts == 0).tolist():
-        if not texts[i] or texts[i].isspace():
-            continue
-        if i < n_rows:
-            places.append(f"predictions[{start + i}]")
-        else:
-            row, k = batch.reference_position(i - n_rows)
-            places.append(f"references[{start + row}][{k}]")
-    return places
+def _place(batch: Batch, start: int) -> Callable[[int], str]:
+    """Names text ``i`` of a chunk (its predictions, then its references) for messages."""
+
+    def place(i: int) -> str:
+        if i < len(batch):
+            return f"predictions[{start + i}]"
+        row, k = batch.reference_position(i - len(batch))
+        return f"references[{start + row}][{k}]"
+
+    return place
 
 
-def _warn_wordless(places: list[str]) -> None:
+def _wordless(texts: list[str], place: Callable[[int], str], token_counts: np.ndarray) -> list[str]:
+    """Where the texts with words but no tokens are."""
+    return [
+        place(i)
+        for i in np.flatnonzero(token_counts == 0).tolist()
+        if texts[i] and not texts[i].isspace()
+    ]
+
+
+def _warn_wordless(places: list[str], tokenizer: object) -> None:
     if not places:
         return
     message = (
         f"{len(places)} non-empty text(s) produced no tokens with this tokenizer "
-        f"(first: {places[0]}); they score 0. Non-Latin text needs tokenizer='default'."
+        f"(first: {places[0]}); they score 0."
     )
+    if tokenizer != "default":
+        message += " The default tokenizer keeps the letters of every script."
     logger.warning(message)
-    warnings.warn(message, UserWarning, stacklevel=4)
+    warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
+
+
+def _stacklevel_outside_package() -> int:
+    """The ``stacklevel`` that attributes a warning to the first caller outside rouge_plus."""
+    package = os.path.dirname(__file__) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _count_chunk(
@@ -133,6 +152,7 @@ def _count_chunk(
     ref_docs: np.ndarray,
     options: ScoreOptions,
     pipeline: TextPipeline,
+    place: Callable[[int], str],
 ) -> tuple[dict, np.ndarray]:
     """Counts of every measure, and the token count of each text (for the wordless warning)."""
     synonyms = load_synonyms(options.synonyms) if options.needs_synonyms else None
@@ -145,6 +165,7 @@ def _count_chunk(
         by_sentence=bool(by_sentence),
         whole_too=separate,
         keep_words=any(m.synonyms for m in regular),
+        describe=place,
     )
     if separate:
         shift = len(texts)
@@ -176,7 +197,8 @@ def _score_chunk(
     texts = batch.predictions + [ref for refs in batch.references for ref in refs]
     owner = np.asarray(batch.pair_owner, dtype=np.int64)
     pred_docs, ref_docs = owner, np.arange(n_rows, n_rows + len(owner), dtype=np.int64)
-    counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, pipeline)
+    place = _place(batch, start)
+    counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, pipeline, place)
     scores = {
         measure.name: reduce_references(
             options.multi_ref,
@@ -189,7 +211,7 @@ def _score_chunk(
         )
         for measure in options.rouge_types
     }
-    return scores, _wordless(texts, batch, start, token_counts)
+    return scores, _wordless(texts, place, token_counts)
 
 
 def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
@@ -203,7 +225,7 @@ def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
         )
         parts.append(scores)
         wordless += places
-    _warn_wordless(wordless)
+    _warn_wordless(wordless, options.tokenizer)
     return ExampleScores(
         {name: np.concatenate([part[name] for part in parts]) for name in options.type_names},
         options.signature(),

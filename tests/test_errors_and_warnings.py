@@ -1,0 +1,252 @@
+"""Errors name the row and the option; the "no tokens" warning comes once per call; logging goes
+through ``logging``; a failed call leaves nothing behind."""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+import sys
+import warnings
+from unittest import mock
+
+import pytest
+
+import rouge_plus.scorer
+from rouge_plus import RougePlus, RougeScorer, score
+
+NO_TOKENS = "produced no tokens"
+
+
+# --- errors name the row ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "predictions, references, error, where",
+    [
+        (["a", "b", 3], ["a", "b", "c"], TypeError, "predictions[2]"),
+        (["a", "b", "c"], ["a", None, "c"], TypeError, "references[1]"),
+        (["a", "b"], [["a", "x"], ["b", "y", 4]], TypeError, "references[1][2]"),
+        (["a", "b"], [["a"], []], ValueError, "references[1]"),
+        (["a", "b"], [["a"], b"b"], TypeError, "references[1]"),
+        (["a", "b"], ["a"], ValueError, "2 predictions, 1 references"),
+        ([], [], ValueError, "empty"),
+        (None, ["a"], TypeError, "predictions"),
+        ("a text", ["a"], TypeError, "predictions"),
+    ],
+)
+def test_input_errors_name_the_row(predictions, references, error, where):
+    for call in (
+        lambda: RougeScorer(["rouge1"]).score_examples(predictions, references),
+        lambda: score(predictions, references),
+        lambda: RougePlus().compute(predictions=predictions, references=references),
+    ):
+        with pytest.raises(error, match=re.escape(where)):
+            call()
+
+
+def _exploding(text: str) -> list[str]:
+    if "boom" in text:
+        raise RuntimeError("tokenizer exploded")
+    return text.split()
+
+
+def _wrong_type(text: str) -> object:
+    return 5 if "boom" in text else text.split()
+
+
+@pytest.mark.parametrize("tokenizer", [_exploding, _wrong_type], ids=["raises", "returns-int"])
+def test_custom_tokenizer_errors_name_the_row(tokenizer):
+    with pytest.raises((RuntimeError, TypeError)) as raised:
+        RougeScorer(["rouge1"], tokenizer=tokenizer).score_examples(
+            ["fine", "fine", "fine"], ["fine", ["fine", "it went boom"], "fine"]
+        )
+    text = "".join([str(raised.value), *getattr(raised.value, "__notes__", [])])
+    assert "references[1][1]" in text
+
+
+def test_custom_tokenizer_errors_name_the_tokenizer():
+    with pytest.raises(TypeError, match=r"tokenizer 'custom:_wrong_type'.*'it went boom'"):
+        RougeScorer(["rouge1"], tokenizer=_wrong_type).score_examples(["it went boom"], ["a"])
+
+
+# --- errors name the option -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options, error, name",
+    [
+        ({"rouge_types": ["rouge0"]}, ValueError, "rouge_types"),
+        ({"rouge_types": []}, ValueError, "rouge_types"),
+        ({"rouge_types": [1]}, TypeError, "rouge_types"),
+        ({"multi_ref": "worst"}, ValueError, "multi_ref"),
+        ({"aggregation": "median"}, ValueError, "aggregation"),
+        ({"beta": -1}, ValueError, "beta"),
+        ({"alpha": 2}, ValueError, "alpha"),
+        ({"beta": 1, "alpha": 0.5}, ValueError, "beta and alpha"),
+        ({"use_stemmer": "yes"}, TypeError, "use_stemmer"),
+        ({"use_aggregator": 1}, TypeError, "use_aggregator"),
+        ({"confidence_level": 95}, ValueError, "confidence_level"),
+        ({"n_resamples": 0}, ValueError, "n_resamples"),
+        ({"seed": 1.5}, TypeError, "seed"),
+        ({"rouge_type": ["rouge1"]}, TypeError, "'rouge_type'; valid options are"),
+    ],
+)
+def test_option_errors_name_the_option_at_construction(options, error, name):
+    with pytest.raises(error, match=re.escape(name)):
+        RougeScorer(**options)
+    with pytest.raises(error, match=re.escape(name)):
+        RougePlus(**options)  # at load time, before any data
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"tokenizer": "spacy"}, {"tokenizer": 3}, {"split_sentences": "nltk"}],
+    ids=["tokenizer-name", "tokenizer-int", "split_sentences-name"],
+)
+def test_tokenizer_and_splitter_errors_at_construction(options):
+    (name,) = options
+    with pytest.raises((ValueError, TypeError), match=name):
+        RougeScorer(**options)
+
+
+@pytest.mark.parametrize(
+    "options", [{"tokenizer": "spacy"}, {"split_sentences": "nltk"}], ids=["tok", "split"]
+)
+def test_tokenizer_and_splitter_errors_at_scoring_list_valid_names(options):
+    with pytest.raises(ValueError, match="valid names are"):
+        RougeScorer(["rougeLsum"], **options).score_examples(["a"], ["a"])
+
+
+# --- the "no tokens" warning ------------------------------------------------------------------
+
+
+def _wordless_corpus(n: int = 10) -> tuple[list[str], list[list[str]]]:
+    predictions = ["!!!" if i % 2 else "a b" for i in range(n)]  # odd rows: 5 wordless
+    references = [["???", "a"] if i % 3 == 0 else ["a b"] for i in range(n)]  # 4 wordless
+    return predictions, references
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 3, 4096])
+def test_no_tokens_warning_once_per_call_across_chunks(chunk_rows, caplog):
+    predictions, references = _wordless_corpus()
+    with (
+        mock.patch.object(rouge_plus.scorer, "CHUNK_ROWS", chunk_rows),
+        warnings.catch_warnings(record=True) as caught,
+        caplog.at_level(logging.WARNING),
+    ):
+        warnings.simplefilter("always")
+        RougeScorer(["rouge1"], tokenizer="default").score_examples(predictions, references)
+    ours = [w for w in caught if NO_TOKENS in str(w.message)]
+    assert len(ours) == 1, [str(w.message) for w in caught]
+    assert ours[0].category is UserWarning
+    message = str(ours[0].message)
+    assert message.startswith("9 non-empty text(s)"), message
+    first = re.search(r"first: (\S+?)\)", message).group(1)
+    assert first in {f"predictions[{i}]" for i in range(1, 10, 2)} | {
+        f"references[{i}][0]" for i in range(0, 10, 3)
+    }
+    records = [r for r in caplog.records if NO_TOKENS in r.getMessage()]
+    assert len(records) == 1
+    assert records[0].levelno == logging.WARNING
+    assert records[0].name.startswith("rouge_plus")
+    assert records[0].getMessage() == message
+
+
+def test_no_warning_and_no_log_for_empty_or_whitespace_texts(caplog):
+    with warnings.catch_warnings(), caplog.at_level(logging.DEBUG, logger="rouge_plus"):
+        warnings.simplefilter("error")  # any warning fails the test
+        RougeScorer(["rouge1"]).score_examples(["", " \n\t", "a"], ["a", "", "\u3000"])
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_one_warning_per_call_not_per_process():
+    predictions, references = _wordless_corpus()
+    for _ in range(3):
+        with pytest.warns(UserWarning, match=NO_TOKENS):
+            score(predictions, references, rouge_types=["rouge1"])
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        lambda p, r: RougeScorer(["rouge1"]).score_examples(p, r),
+        lambda p, r: RougeScorer(["rouge1"]).score(p, r),
+        lambda p, r: score(p, r, rouge_types=["rouge1"]),
+    ],
+    ids=["score_examples", "RougeScorer.score", "score"],
+)
+def test_warning_points_at_the_callers_line(entry):
+    """A warning attributed to library internals is shown once per process under Python's default
+    filter and hides the user's line that caused it."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        entry(["!!!"], ["a"])
+    (warning,) = [w for w in caught if NO_TOKENS in str(w.message)]
+    assert warning.filename == __file__, f"{warning.filename}:{warning.lineno}"
+
+
+def test_an_unconfigured_program_sees_the_message_once(tmp_path):
+    program = "from rouge_plus import score\nscore(['!!!'], ['a'], rouge_types=['rouge1'])\n"
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stderr.count(NO_TOKENS) == 1, done.stderr
+
+
+# --- a failed call leaves no state --------------------------------------------------------------
+
+GOOD_PREDICTIONS = ["the cat sat on the mat", "a dog"]
+GOOD_REFERENCES = [["the cat is on the mat", "a cat sat"], "the dog barked"]
+
+
+def _fresh() -> dict:
+    return RougePlus(rouge_types=["rouge1", "rougeLsum"]).compute(
+        predictions=GOOD_PREDICTIONS, references=GOOD_REFERENCES
+    )
+
+
+def test_failed_direct_compute_leaves_no_state():
+    metric = RougePlus(rouge_types=["rouge1", "rougeLsum"])
+    with pytest.raises(TypeError, match=r"predictions\[1\]"):
+        metric.compute(predictions=["fine", 7], references=["a", "b"])
+    with pytest.raises(ValueError, match="multi_ref"):
+        metric.compute(predictions=["fine"], references=["a"], multi_ref="worst")
+    assert metric.compute(predictions=GOOD_PREDICTIONS, references=GOOD_REFERENCES) == _fresh()
+
+
+def test_rejected_add_batch_adds_no_rows():
+    metric = RougePlus(rouge_types=["rouge1", "rougeLsum"])
+    with pytest.raises(TypeError, match=r"references\[2\]"):
+        metric.add_batch(predictions=["x", "y", "z"], references=["x", "y", 3])
+    metric.add_batch(predictions=GOOD_PREDICTIONS, references=GOOD_REFERENCES)
+    assert metric.compute() == _fresh()
+
+
+def test_compute_rejecting_an_option_keeps_the_added_batches():
+    metric = RougePlus(rouge_types=["rouge1", "rougeLsum"])
+    metric.add_batch(predictions=GOOD_PREDICTIONS, references=GOOD_REFERENCES)
+    with pytest.raises(ValueError, match="multi_ref"):
+        metric.compute(multi_ref="worst")
+    assert metric.compute() == _fresh()
+
+
+def test_compute_rejecting_a_tokenizer_keeps_the_added_batches():
+    metric = RougePlus(rouge_types=["rouge1", "rougeLsum"])
+    metric.add_batch(predictions=GOOD_PREDICTIONS, references=GOOD_REFERENCES)
+    with pytest.raises(ValueError, match="tokenizer"):
+        metric.compute(tokenizer="spacy")
+    assert metric.compute() == _fresh()
+
+
+def test_scorer_after_a_failure_equals_a_fresh_one():
+    scorer = RougeScorer(["rouge1", "rougeLsum"])
+    with pytest.raises(TypeError):
+        scorer.score(["a", None], ["a", "b"])
+    expected = RougeScorer(["rouge1", "rougeLsum"]).score(GOOD_PREDICTIONS, GOOD_REFERENCES)
+    assert scorer.score(GOOD_PREDICTIONS, GOOD_REFERENCES) == expected
