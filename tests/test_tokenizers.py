@@ -31,7 +31,7 @@ def rouge_score_tokens(text: str) -> list[str]:
 
 
 def test_registry_lists_the_builtins() -> None:
-    assert BUILTINS == ["char", "default", "rouge_score", "whitespace"]
+    assert BUILTINS == ["char", "default", "rouge155", "rouge_score", "whitespace"]
     for name in BUILTINS:
         tokenizer = get_tokenizer(name)
         assert isinstance(tokenizer, Tokenizer)
@@ -40,8 +40,16 @@ def test_registry_lists_the_builtins() -> None:
 
 
 def test_unknown_name_lists_the_valid_ones() -> None:
-    with pytest.raises(ValueError, match="valid names are: char, default, rouge_score"):
+    with pytest.raises(ValueError, match="valid names are: char, default, rouge155, rouge_score"):
         get_tokenizer("moses")
+
+
+def test_rouge155_lowercases_ascii_only() -> None:
+    """ROUGE-1.5.5 lowercases bytes with Perl's lc: "İ" and the Kelvin sign stay separators."""
+    text = "The \u0130stanbul CAT\u2019s \u212a caf\u00e9"
+    assert get_tokenizer("rouge155")(text) == ["the", "stanbul", "cat", "s", "caf"]
+    assert get_tokenizer("rouge_score")(text) == ["the", "i", "stanbul", "cat", "s", "k", "caf"]
+    assert get_tokenizer("rouge155", lowercase=False)(text) == ["The", "stanbul", "CAT", "s", "caf"]
 
 
 def test_bench_texts_match_rouge_score(bench_rows: list[dict]) -> None:

@@ -23,6 +23,17 @@ def maximum_matching(
     ``left``/``right`` count the units of each kind; a unit of kind ``a`` may be matched with one
     of kind ``b`` when ``a == b`` or ``compatible(a, b)``.
     """
+    return matched_pairs(left, right, compatible).total()
+
+
+def matched_pairs(
+    left: Counter, right: Counter, compatible: Callable[[Hashable, Hashable], bool]
+) -> Counter:
+    """A maximum matching itself: ``{(a, b): units}``, how many units of left kind ``a`` are
+    matched with units of right kind ``b`` (exact pairs ``(a, a)`` included).
+
+    Its total is :func:`maximum_matching`; it says which kinds pair up, for highlighting.
+    """
     options = {a: [b for b in right if a == b or compatible(a, b)] for a in left}
     taken: Counter = Counter()  # matched units of each right kind
     assigned: dict[Hashable, Counter] = defaultdict(Counter)  # right kind -> left kind -> units
@@ -54,4 +65,6 @@ def maximum_matching(
     for a, count in left.items():
         while matched_left[a] < count and augment(a, set()):
             matched_left[a] += 1
-    return sum(matched_left.values())
+    return Counter(
+        {(a, b): units for b, row in assigned.items() for a, units in row.items() if units}
+    )

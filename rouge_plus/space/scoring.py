@@ -1,0 +1,143 @@
+"""The options the page offers, turned into ``rouge_plus.score`` keywords, and scoring with them.
+
+Options travel as the keyword dict a user would pass to :func:`rouge_plus.score`, so the page's
+numbers and its signature line are those of the library called with the same keywords.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import rouge_types as registry
+from ..explain import PairExplanation, explain_with_options
+from ..options import ScoreOptions
+from ..scorer import ExampleScores, aggregate, score
+from ..stopwords import smart_words_file
+from .errors import InputError
+
+DEFAULT_TYPES = list(registry.DEFAULT_ROUGE_TYPES)
+
+# The type picker's list; other valid names (rougeW-1.5, rougeS9, ...) can be typed in.
+TYPE_CHOICES = (
+    "rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum",
+    "rougeW", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*",
+    "rouge1+synonyms", "rouge2+synonyms",
+    "rougeTopic", "rougeTopicUniq", "rougeTopic+synonyms", "rougeTopicUniq+synonyms",
+)  # fmt: skip
+
+# Stopword picker value -> the ``remove_stopwords`` option.
+STOPWORD_OPTIONS: dict[str, bool | str | None] = {"none": None, "english": True, "smart": "smart"}
+STOPWORD_LABELS = {
+    "none": "keep all words",
+    "english": "English list (318 words)",
+    "smart": "ROUGE-1.5.5 SMART list (-s)",
+}
+DEFAULT_TOPIC_POS = "NN|JJ"
+
+
+def stopword_choices() -> list[tuple[str, str]]:
+    """(label, value) pairs of the stopword picker; SMART only when its list is installed."""
+    available = [name for name in STOPWORD_OPTIONS if name != "smart" or smart_words_file()]
+    return [(STOPWORD_LABELS[name], name) for name in available]
+
+
+def profile_defaults(profile: str) -> tuple[str, str]:
+    """The tokenizer and multi-reference mode ``profile`` implies when they are not given."""
+    options = ScoreOptions.from_kwargs(profile=profile)
+    return str(options.tokenizer), options.multi_ref
+
+
+def build_options(
+    rouge_types: Sequence[str] | None,
+    use_stemmer: bool,
+    tokenizer: str,
+    split_sentences: str,
+    multi_ref: str,
+    beta: float | None,
+    profile: str = "default",
+    stopwords: str = "none",
+    topic_pos: str = DEFAULT_TOPIC_POS,
+) -> dict:
+    """Keyword options for ``rouge_plus.score``, validated; ``InputError`` says what is wrong.
+
+    ``stopwords`` is a key of :data:`STOPWORD_OPTIONS`; ``topic_pos`` lists tag prefixes
+    separated by ``|``, commas or spaces.
+    """
+    if not rouge_types:
+        raise InputError("Pick at least one ROUGE type.")
+    if stopwords not in STOPWORD_OPTIONS:
+        raise InputError(f"Unknown stopword list {stopwords!r}.")
+    options = {
+        "rouge_types": list(rouge_types),
+        "use_stemmer": bool(use_stemmer),
+        "tokenizer": tokenizer,
+        "split_sentences": split_sentences,
+        "multi_ref": multi_ref,
+        "beta": None if beta is None else float(beta),
+        "profile": profile,
+        "remove_stopwords": STOPWORD_OPTIONS[stopwords],
+        "topic_pos": "|".join(re.split(r"[|,\s]+", (topic_pos or "").strip())),
+    }
+    score_options(options)  # validates
+    return options
+
+
+def score_options(options: dict, **overrides: object) -> ScoreOptions:
+    """``options`` (and ``overrides``) as a :class:`ScoreOptions`; ``InputError`` if invalid."""
+    try:
+        return ScoreOptions.from_kwargs(**options, **overrides)
+    except (ValueError, TypeError, ModuleNotFoundError) as error:
+        raise InputError(str(error)) from error
+
+
+def pair_scores(prediction: str, references: list[str], options: dict) -> dict[str, tuple]:
+    """``{rouge_type: (precision, recall, f)}`` for one prediction and its references."""
+    result = score([prediction], [references], return_precision_recall=True, **options)
+    return {
+        name: tuple(result[f"{name}_{column}"] for column in ("precision", "recall", "fmeasure"))
+        for name in options["rouge_types"]
+    }
+
+
+@dataclass(frozen=True)
+class ReferenceExplanation:
+    """One reference of a pair: its highlighted tokens and the pair's own scores against it."""
+
+    reference: str
+    explanation: PairExplanation
+    scores: dict[str, tuple]
+
+
+def explain_references(
+    prediction: str, references: list[str], options: dict, ngram_n: int
+) -> list[ReferenceExplanation]:
+    """The prediction against each reference on its own, highlighted and scored."""
+    resolved = score_options(options)
+    return [
+        ReferenceExplanation(
+            reference,
+            explain_with_options(prediction, reference, resolved, ngram_n=ngram_n),
+            pair_scores(prediction, [reference], options),
+        )
+        for reference in references
+    ]
+
+
+def corpus_summary(
+    examples: ExampleScores, options: dict, confidence_level: float, n_resamples: int, seed: int
+) -> dict[str, float]:
+    """``rouge_plus.score``'s bootstrap result (with P/R) plus ``<type>_mean`` plain means of F."""
+    bootstrap = score_options(
+        options,
+        aggregation="bootstrap",
+        confidence_level=float(confidence_level),
+        n_resamples=int(n_resamples),
+        seed=int(seed),
+        return_precision_recall=True,
+    )
+    summary = aggregate(examples, bootstrap)
+    for name, values in examples.scores.items():
+        summary[f"{name}_mean"] = float(values[:, 2].mean())
+    return summary

@@ -1,0 +1,177 @@
+"""The Gradio app's event handlers without a browser, and its API through gradio_client.
+
+The logic behind them (rouge_plus.space) is tested in test_space.py.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+gr = pytest.importorskip("gradio", reason="the app needs gradio")
+pytest.importorskip("matplotlib", reason="the app draws histograms with matplotlib")
+
+from support.app_server import REPO, running_app  # noqa: E402
+
+import rouge_plus  # noqa: E402
+from rouge_plus.space.pair_input import split_references  # noqa: E402
+
+sys.path.insert(0, str(REPO))
+import app  # noqa: E402
+
+CAT = ("The cat and the dog.", "The cat is on the mat.")
+ROWS = [
+    {"prediction": "the cat sat", "references": ["a cat sat", "the cat is sitting"]},
+    {"prediction": "it rained", "references": ["rain fell all day"]},
+    {"prediction": "the team won", "references": "the team won the final"},
+]
+
+
+def settings(rouge_types: list[str]) -> dict:
+    """What the options column gives the scoring events (advanced options left as shown)."""
+    return app.read_options(rouge_types, False, "default", "newline", "best", 1.0)
+
+
+def no_progress(*args: object, **kwargs: object) -> None:
+    return None
+
+
+def test_single_pair_shows_table_highlights_and_signature() -> None:
+    table, highlights, signature = app.score_single(
+        CAT[0], CAT[1], 1, settings(["rouge1", "rouge2", "rougeL"])
+    )
+    assert "<th scope='row'>ROUGE-1</th><td>0.6000</td><td>0.5000</td>" in table
+    assert "np.float64" not in table + highlights
+    assert highlights.count("<mark class='rp-both' title=") == 6
+    assert "rp-legend" in highlights and "rp-synonym" not in highlights
+    assert "types:rouge1,rouge2,rougeL" in signature
+
+
+def test_synonym_example_marks_synonyms_in_pink() -> None:
+    prediction, references, types = app.EXAMPLES[3]
+    _, highlights, signature = app.score_single(prediction, references, 1, settings(types))
+    assert "<mark class='rp-synonym'>synonym</mark>" in highlights  # the legend entry
+    # car/automobile, fast/quick, cheap/inexpensive, run/operate; then car/auto.
+    assert highlights.count("<mark class='rp-synonym' title=") == 8 + 2
+    assert "syn:wordnet-3.0" in signature
+
+
+def test_bad_input_becomes_a_gradio_message() -> None:
+    with pytest.raises(gr.Error, match="prediction is empty"):
+        app.score_single("", "ref", 1, settings(["rouge1"]))
+    with pytest.raises(gr.Error, match="at least one ROUGE type"):
+        settings([])
+    with pytest.raises(gr.Error, match="unknown ROUGE type"):
+        settings(["rouge1", "rougeQ"])
+
+
+def test_examples_are_the_documented_ones() -> None:
+    predictions = [example[0] for example in app.EXAMPLES]
+    assert "The cat and the dog." in predictions
+    spinach = split_references(app.EXAMPLES[1][1])
+    assert len(spinach) == 3 and spinach[2].endswith("leaf vegetable of Asia.")
+    phone = app.EXAMPLES[2]
+    assert phone[0] == "Lightweight phone.\nBright screen.\nScreen is very clear."
+    assert phone[1] == "The phone is very lightweight.\nThe display is also very bright and clear."
+    assert "rouge1+synonyms" in phone[2]
+    for _, _, types in app.EXAMPLES:
+        settings(types)
+
+
+def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
+    monkeypatch.setattr(app, "CORPUS_CHUNK_ROWS", 2)
+    steps: list[object] = []
+    pasted = "\n".join(json.dumps(row) for row in ROWS)
+    table, figure, csv_path, status = app.score_corpus(
+        None, pasted, "prediction", ["references"], 0.95, 100, 0,
+        settings(["rouge1", "rougeL"]), progress=lambda step, **kwargs: steps.append(step),
+    )  # fmt: skip
+    assert steps == [(0, 3), (2, 3), (3, 3), 1.0]
+    assert "ROUGE-1" in table and "95% CI" in table
+    assert len(figure.axes) == 2
+    lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("row,rouge1_precision,rouge1_recall,rouge1_fmeasure,")
+    per_example = rouge_plus.score(
+        [r["prediction"] for r in ROWS], [r["references"] for r in ROWS],
+        rouge_types=["rouge1"], use_aggregator=False,
+    )  # fmt: skip
+    assert [float(line.split(",")[3]) for line in lines[1:]] == per_example["rouge1"]
+    assert status.startswith("Scored 3 examples")
+
+
+def test_score_corpus_without_data_shows_a_message() -> None:
+    with pytest.raises(gr.Error, match="Upload a CSV or JSONL file"):
+        app.score_corpus(
+            None, "  ", "prediction", ["references"], 0.95, 100, 0, settings(["rouge1"]),
+            progress=no_progress,
+        )  # fmt: skip
+
+
+def test_sample_corpus_fills_the_column_pickers() -> None:
+    sample = app.sample_corpus_text()
+    if not sample:
+        pytest.skip("this rouge_plus install has no data/sample.jsonl")
+    prediction, references, status = app.update_columns(None, sample)
+    assert prediction["value"] == "prediction"
+    assert references["value"] == ["references"]
+    assert "rows" in status
+
+
+def test_bad_paste_is_reported_in_the_status_line() -> None:
+    with pytest.warns(UserWarning, match="not valid JSON"):  # gr.Warning outside a request
+        prediction, references, status = app.update_columns(None, "{oops")
+    assert prediction["choices"] == [] and references["value"] == []
+    assert status.startswith("⚠️ Line 1 is not valid JSON")
+
+
+# --- API -----------------------------------------------------------------------------------
+
+
+def test_score_api_is_rouge_plus_score() -> None:
+    kwargs = {"rouge_types": ["rouge2", "rougeLsum"], "multi_ref": "pooled", "beta": 2.0}
+    assert app.score_api([CAT[0]], [[CAT[1]]], **kwargs) == rouge_plus.score(
+        [CAT[0]], [[CAT[1]]], **kwargs
+    )
+    rouge155 = {"rouge_types": ["rouge1", "rougeL"], "profile": "rouge155"}
+    assert app.score_api([CAT[0]], [[CAT[1]]], **rouge155) == rouge_plus.score(
+        [CAT[0]], [[CAT[1]]], **rouge155
+    )
+
+
+def test_score_api_refuses_server_side_stopword_files() -> None:
+    with pytest.raises(gr.Error, match="remove_stopwords"):
+        app.score_api([CAT[0]], [CAT[1]], remove_stopwords="/etc/passwd")
+
+
+@pytest.fixture(scope="module")
+def client():
+    gradio_client = pytest.importorskip("gradio_client")
+    with running_app() as url:
+        yield gradio_client.Client(url, verbose=False)
+
+
+def test_api_endpoint_returns_the_library_numbers(client) -> None:
+    predictions = [app.EXAMPLES[1][0], app.EXAMPLES[3][0]]
+    references = [split_references(app.EXAMPLES[1][1]), app.EXAMPLES[3][1]]
+    for kwargs in [
+        {},
+        {"rouge_types": ["rouge1", "rougeL", "rougeLsum"], "use_stemmer": True,
+         "multi_ref": "pooled", "return_precision_recall": True},
+        {"aggregation": "bootstrap", "n_resamples": 200, "seed": 7},
+        {"use_aggregator": False, "tokenizer": "whitespace"},
+        {"rouge_types": ["rougeW", "rougeSU4", "rouge1+synonyms", "rougeTopic"],
+         "remove_stopwords": True, "topic_pos": "NN"},
+        {"profile": "rouge155", "remove_stopwords": True, "max_words": 8},
+    ]:  # fmt: skip
+        result = client.predict(predictions, references, **kwargs, api_name="/score")
+        assert result == rouge_plus.score(predictions, references, **kwargs)
+
+
+def test_api_reports_bad_input_as_an_error_message(client) -> None:
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="differ in length"):
+        client.predict(["a", "b"], ["a"], api_name="/score")
