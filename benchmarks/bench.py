@@ -4,6 +4,10 @@
     python benchmarks/bench.py --data pairs.jsonl   # any JSONL with "prediction" and "references"
     python benchmarks/bench.py --replicate 10       # the corpus repeated 10 times
     python benchmarks/bench.py --mode long          # single long pairs (1,000 and 5,000 tokens)
+    python benchmarks/bench.py --mode scaling --replicate 10 --num-proc 2   # workers vs one
+    python benchmarks/bench.py --mode memory --pairs 100000                  # peak RSS, 100k pairs
+    python benchmarks/bench.py --mode evaluate      # RougePlus().compute vs the core, 5,000 pairs
+    python benchmarks/bench.py --mode types         # per-pair cost of ROUGE-W and ROUGE-S/SU
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
@@ -27,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import modes  # noqa: E402
 from peers import PEERS, available  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
@@ -35,11 +40,14 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 SLOW = 5000
 
 
-def load_pairs(path: Path, replicate: int) -> tuple[list[str], list[str]]:
+def load_pairs(path: Path, replicate: int, pairs: int | None = None) -> tuple[list[str], list[str]]:
+    """The corpus repeated ``replicate`` times, or cycled to exactly ``pairs`` pairs."""
     rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    if pairs is not None:
+        replicate = -(-pairs // len(rows))
     predictions = [row["prediction"] for row in rows] * replicate
     references = [row["references"][0] for row in rows] * replicate
-    return predictions, references
+    return predictions[:pairs], references[:pairs]
 
 
 def check_agreement(name, scores, oracle) -> str:
@@ -67,7 +75,10 @@ def peak_memory_mib(name: str, args: argparse.Namespace, use_stemmer: bool) -> f
         str(args.data),
         "--replicate",
         str(args.replicate),
-    ] + (["--stem"] if use_stemmer else [])
+    ]
+    command += (["--stem"] if use_stemmer else []) + (
+        ["--pairs", str(args.pairs)] if args.pairs else []
+    )
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
 
@@ -75,15 +86,16 @@ def peak_memory_mib(name: str, args: argparse.Namespace, use_stemmer: bool) -> f
 def child_memory(args: argparse.Namespace) -> None:
     import resource
 
-    predictions, references = load_pairs(args.data, args.replicate)
-    if args.replicate > 1 and args.child_memory not in ("rouge_plus", "rouge-score-rs"):
-        predictions, references = predictions[:3500], references[:3500]
-    PEERS[args.child_memory](TYPES, args.stem)(predictions, references)
+    predictions, references = load_pairs(args.data, args.replicate, args.pairs)
+    if args.child_memory not in ("rouge_plus", "rouge-score-rs", "nothing"):
+        predictions, references = predictions[:3500], references[:3500]  # too slow for more
+    if args.child_memory != "nothing":  # "nothing": the baseline of Python + data
+        PEERS[args.child_memory](TYPES, args.stem)(predictions, references)
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
 def corpus_mode(args: argparse.Namespace) -> list[dict]:
-    predictions, references = load_pairs(args.data, args.replicate)
+    predictions, references = load_pairs(args.data, args.replicate, args.pairs)
     n = len(predictions)
     names = [p for p in args.peers if available(p)]
     results = []
@@ -150,13 +162,13 @@ def long_mode(args: argparse.Namespace) -> list[dict]:
     return results
 
 
-def render(results: list[dict], mode: str) -> str:
-    if mode == "long":
-        lines = ["| tokens | type | implementation | ms per pair |", "|---|---|---|---|"]
-        lines += [
-            f"| {r['tokens']:,} | {r['type']} | {r['peer']} | {r['ms']:.1f} |" for r in results
-        ]
-        return "\n".join(lines)
+def render_long(results: list[dict]) -> str:
+    lines = ["| tokens | type | implementation | ms per pair |", "|---|---|---|---|"]
+    lines += [f"| {r['tokens']:,} | {r['type']} | {r['peer']} | {r['ms']:.1f} |" for r in results]
+    return "\n".join(lines)
+
+
+def render_corpus(results: list[dict]) -> str:
     lines = [
         "| stemming | implementation | pairs/s | rouge_plus is × faster | peak RSS (MiB) "
         "| max diff vs rouge_score |",
@@ -171,19 +183,50 @@ def render(results: list[dict], mode: str) -> str:
     return "\n".join(lines)
 
 
+def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
+    """The results of the chosen mode and their Markdown table."""
+    if args.mode == "corpus":
+        results = corpus_mode(args)
+        return results, render_corpus(results)
+    if args.mode == "long":
+        results = long_mode(args)
+        return results, render_long(results)
+    if args.mode == "memory":
+        results = modes.memory_mode(args, peak_memory_mib)
+        return results, modes.render_memory(results)
+    predictions, references = load_pairs(args.data, args.replicate, args.pairs)
+    if args.mode == "scaling":
+        results = modes.scaling_mode(args, predictions, references, TYPES)
+        return results, modes.render_scaling(results)
+    if args.mode == "evaluate":
+        results = modes.evaluate_mode(args, predictions, references, TYPES)
+        return results, modes.render_evaluate(results)
+    words = sorted({w for text in predictions for w in text.split()})
+    long_pair = synthetic_pair(args.long_tokens, args.long_tokens, words)
+    results = modes.types_mode(args, predictions, references, long_pair)
+    return results, modes.render_types(results, len(predictions), args.long_tokens)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--mode", choices=["corpus", "long"], default="corpus")
+    parser.add_argument(
+        "--mode",
+        choices=["corpus", "long", "scaling", "memory", "evaluate", "types"],
+        default="corpus",
+    )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--replicate", type=int, default=1)
+    parser.add_argument("--pairs", type=int, help="cycle the corpus to exactly this many pairs")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
     parser.add_argument(
         "--stemming", nargs="+", type=lambda s: s == "yes", default=[False, True], metavar="yes|no"
     )
     parser.add_argument("--memory", action="store_true", help="measure peak RSS per peer")
+    parser.add_argument("--num-proc", type=int, default=2, help="most workers in scaling mode")
+    parser.add_argument("--long-tokens", type=int, default=5000, help="long pair in types mode")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--child-memory", help=argparse.SUPPRESS)
     parser.add_argument("--stem", action="store_true", help=argparse.SUPPRESS)
@@ -195,12 +238,15 @@ def main() -> None:
     if args.child_memory:
         child_memory(args)
         return
-    results = corpus_mode(args) if args.mode == "corpus" else long_mode(args)
+    if args.pairs is None and args.mode in ("memory", "evaluate"):
+        args.pairs = 100_000 if args.mode == "memory" else 5000
+    results, table = run_mode(args)
+    size = f"{args.pairs:,} pairs" if args.pairs else f"x{args.replicate}"
     print(
-        f"# {args.mode} mode, {args.data.name} x{args.replicate}, {os.cpu_count()} CPUs, "
+        f"# {args.mode} mode, {args.data.name} {size}, {os.cpu_count()} CPUs, "
         f"Python {sys.version.split()[0]}"
     )
-    print(render(results, args.mode))
+    print(table)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -11,10 +11,13 @@
  *     without the GIL, on buffers only.
  *
  * Mirrors: kernels/ngram.py (clipped n-gram overlap), kernels/lcs.py (bit-parallel LCS of
- * Allison-Dix/Hyyro, the traceback rouge_score walks, and the clipped summary-level union LCS).
+ * Allison-Dix/Hyyro, the traceback rouge_score walks, and the clipped summary-level union LCS),
+ * kernels/weighted_lcs.py (ROUGE-1.5.5's ROUGE-W, same floating-point operation order) and
+ * kernels/skip_bigram.py (ROUGE-1.5.5's ROUGE-S/SU).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,7 +274,8 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
         for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(tokens); t++) {
             PyObject *token = PySequence_Fast_GET_ITEM(tokens, t);
             Py_ssize_t length;
-            const char *utf8 = PyUnicode_Check(token) ? PyUnicode_AsUTF8AndSize(token, &length) : NULL;
+            const char *utf8 =
+                PyUnicode_Check(token) ? PyUnicode_AsUTF8AndSize(token, &length) : NULL;
             if (!utf8) {
                 if (!PyErr_Occurred())
                     PyErr_SetString(PyExc_TypeError, "tokens must be str");
@@ -448,7 +452,13 @@ static PyTypeObject VocabularyType = {
 
 /* ------------------------------------------------------------------ counting */
 
-enum { KIND_NGRAM = 0, KIND_LCS = 1, KIND_SUMMARY_LCS = 2, KIND_WEIGHTED_LCS = 3, KIND_SKIP_BIGRAM = 4 };
+enum {
+    KIND_NGRAM = 0,
+    KIND_LCS = 1,
+    KIND_SUMMARY_LCS = 2,
+    KIND_WEIGHTED_LCS = 3,
+    KIND_SKIP_BIGRAM = 4,
+};
 
 typedef struct {
     const int32_t *ids;
@@ -471,6 +481,7 @@ typedef struct {
     Buffer scratch_a; /* bit masks / n-gram hash tables */
     Buffer scratch_b; /* LCS column vectors */
     Buffer scratch_c; /* union marks */
+    Buffer scratch_d; /* ROUGE-W's powers */
 } Workspace;
 
 static int workspace_init(Workspace *w, Py_ssize_t vocab_size)
@@ -500,6 +511,7 @@ static void workspace_free(Workspace *w)
     buffer_free(&w->scratch_a);
     buffer_free(&w->scratch_b);
     buffer_free(&w->scratch_c);
+    buffer_free(&w->scratch_d);
 }
 
 static void workspace_next(Workspace *w)
@@ -677,6 +689,22 @@ static inline int pair_table_take(PairTable *t, uint64_t key)
     return 1;
 }
 
+/* Stamp the words of tokens (value_a = 1), so has_stamped_word can test sharing in O(n). */
+static void stamp_words(Workspace *w, const int32_t *tokens, int64_t n)
+{
+    workspace_next(w);
+    for (int64_t i = 0; i < n; i++)
+        *workspace_slot(w, tokens[i], w->value_a, 0) = 1;
+}
+
+static int has_stamped_word(const Workspace *w, const int32_t *tokens, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (w->stamp[tokens[i]] == w->current)
+            return 1;
+    return 0;
+}
+
 /* Number of distinct words of tokens. */
 static int64_t distinct_words(Workspace *w, const int32_t *tokens, int64_t n)
 {
@@ -725,6 +753,53 @@ static inline int64_t skip_pairs(int64_t n, int64_t widest)
 }
 
 /*
+ * Skip-bigram hits at any distance, in O((n_pred + n_ref) * d) time and O(n + d) memory, d the
+ * number of words both texts share (no hash table of up to n^2 pairs): only shared words can
+ * match, and for each shared first word a, one pass per text counts the pairs (a, b) of every b.
+ */
+static int unlimited_skip_hits(Workspace *w, const int32_t *pred, int64_t n_pred,
+                               const int32_t *ref, int64_t n_ref, int64_t *hits_out)
+{
+    *hits_out = 0;
+    stamp_words(w, ref, n_ref); /* ref's words get value_b = 0, then 1 + index among shared */
+    int32_t shared = 0;
+    for (int64_t j = 0; j < n_pred; j++)
+        if (w->stamp[pred[j]] == w->current && w->value_b[pred[j]] == 0)
+            w->value_b[pred[j]] = ++shared;
+    if (shared == 0)
+        return 0;
+    /* Both texts, reduced to their shared words, as indexes 0 .. shared - 1. */
+    int32_t *texts = scratch(&w->scratch_a, (size_t)(n_pred + n_ref) * sizeof(int32_t));
+    int64_t *pairs = scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
+    if (!texts || !pairs)
+        return -1;
+    int64_t lengths[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        const int32_t *tokens = side ? ref : pred;
+        int32_t *out = texts + (side ? lengths[0] : 0);
+        for (int64_t t = 0, n = side ? n_ref : n_pred; t < n; t++)
+            if (w->stamp[tokens[t]] == w->current && w->value_b[tokens[t]] > 0)
+                out[lengths[side]++] = w->value_b[tokens[t]] - 1;
+    }
+    int64_t hits = 0;
+    for (int32_t first = 0; first < shared; first++) {
+        memset(pairs, 0, (size_t)shared * 2 * sizeof(int64_t));
+        for (int side = 0; side < 2; side++) {
+            const int32_t *text = texts + (side ? lengths[0] : 0);
+            int64_t *count = pairs + side * shared, before = 0; /* occurrences of first so far */
+            for (int64_t t = 0; t < lengths[side]; t++) {
+                count[text[t]] += before;
+                before += text[t] == first;
+            }
+        }
+        for (int32_t second = 0; second < shared; second++)
+            hits += pairs[second] < pairs[shared + second] ? pairs[second] : pairs[shared + second];
+    }
+    *hits_out = hits;
+    return 0;
+}
+
+/*
  * ROUGE-S/SU as kernels/skip_bigram.py counts them: ordered pairs at most max_gap words apart
  * (max_gap < 0: any distance) over the whole text, plus, with unigrams, every token but the last;
  * overlap clipped per unit.
@@ -736,7 +811,10 @@ static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, cons
     int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
     int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
     int64_t hits = 0;
-    if (pairs_pred > 0 && pairs_ref > 0) {
+    if (pairs_pred > 0 && pairs_ref > 0 && max_gap < 0) {
+        if (unlimited_skip_hits(w, pred, n_pred, ref, n_ref, &hits) < 0)
+            return -1;
+    } else if (pairs_pred > 0 && pairs_ref > 0) {
         int64_t distinct = distinct_words(w, ref, n_ref);
         PairTable table;
         if (pair_table_init(w, &table, pairs_ref < distinct * distinct ? pairs_ref
@@ -831,13 +909,10 @@ static int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t
     return 0;
 }
 
-/* Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks. */
-static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref, int64_t m,
-                         const int32_t *pred, int64_t n, int64_t n_words, unsigned char *marks)
+/* The column vector after each prefix of pred (columns[j], j = 0 .. n), for a ref of any length. */
+static void fill_long_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
+                              int64_t n_words, uint64_t *columns)
 {
-    uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * (size_t)n_words * sizeof(uint64_t));
-    if (!columns)
-        return -1;
     memset(columns, 0xff, (size_t)n_words * sizeof(uint64_t));
     for (int64_t j = 1; j <= n; j++) {
         uint64_t *column = columns + j * n_words;
@@ -846,6 +921,35 @@ static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref
         if (match)
             lcs_step(column, match, n_words);
     }
+}
+
+/* fill_long_columns for a ref of at most 64 tokens (most sentences): one register, no copies. */
+static void fill_short_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
+                               uint64_t *columns)
+{
+    uint64_t column = ~0ULL;
+    columns[0] = column;
+    for (int64_t j = 1; j <= n; j++) {
+        const uint64_t *match = match_of(w, masks, pred[j - 1], 1);
+        if (match) {
+            uint64_t u = column & *match;
+            column = (column + u) | (column & ~u);
+        }
+        columns[j] = column;
+    }
+}
+
+/* Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks. */
+static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref, int64_t m,
+                         const int32_t *pred, int64_t n, int64_t n_words, unsigned char *marks)
+{
+    uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * (size_t)n_words * sizeof(uint64_t));
+    if (!columns)
+        return -1;
+    if (n_words == 1)
+        fill_short_columns(w, masks, pred, n, columns);
+    else
+        fill_long_columns(w, masks, pred, n, n_words, columns);
     int64_t i = m, j = n;
     while (i > 0 && j > 0) {
         if (ref[i - 1] == pred[j - 1]) {
@@ -862,6 +966,47 @@ static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref
     return 0;
 }
 
+/* Unigram counts of both texts, to clip ROUGE-Lsum and ROUGE-W hits (own stamp generation). */
+static void load_unigram_counts(Workspace *w, const int32_t *pred, int64_t n_pred,
+                                const int32_t *ref, int64_t n_ref)
+{
+    if (++w->count_current == 0) {
+        memset(w->count_stamp, 0, (size_t)w->vocab_size * sizeof(uint32_t));
+        w->count_current = 1;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const int32_t *tokens = pass ? pred : ref;
+        int32_t *left = pass ? w->left_pred : w->left_ref;
+        for (int64_t t = 0, end = pass ? n_pred : n_ref; t < end; t++) {
+            int32_t token = tokens[t];
+            if (w->count_stamp[token] != w->count_current) {
+                w->count_stamp[token] = w->count_current;
+                w->left_ref[token] = 0;
+                w->left_pred[token] = 0;
+            }
+            left[token]++;
+        }
+    }
+}
+
+/* 1 when both texts still have an unused occurrence of token (both are then used), else 0. */
+static inline int take_unigram(Workspace *w, int32_t token)
+{
+    if (w->left_ref[token] <= 0 || w->left_pred[token] <= 0)
+        return 0;
+    w->left_ref[token]--;
+    w->left_pred[token]--;
+    return 1;
+}
+
+/* The tokens of a document, which are contiguous in ids. */
+static inline const int32_t *document_tokens(const Corpus *c, int64_t doc, int64_t *n)
+{
+    int64_t start = c->sentences[c->documents[doc]], end = c->sentences[c->documents[doc + 1]];
+    *n = end - start;
+    return c->ids + start;
+}
+
 /* Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). */
 static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int64_t ref_doc,
                             int64_t *out)
@@ -870,26 +1015,10 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
     int64_t p_first = c->documents[pred_doc], p_last = c->documents[pred_doc + 1];
     int64_t r_first = c->documents[ref_doc], r_last = c->documents[ref_doc + 1];
     const int32_t *ids = c->ids;
-    int64_t hits = 0;
-    if (++w->count_current == 0) {
-        memset(w->count_stamp, 0, (size_t)w->vocab_size * sizeof(uint32_t));
-        w->count_current = 1;
-    }
-    int32_t *left_ref = w->left_ref, *left_pred = w->left_pred;
-    int64_t r_start = c->sentences[r_first], r_end = c->sentences[r_last];
-    int64_t p_start = c->sentences[p_first], p_end = c->sentences[p_last];
-    for (int pass = 0; pass < 2; pass++) {
-        int64_t start = pass ? p_start : r_start, end = pass ? p_end : r_end;
-        for (int64_t t = start; t < end; t++) {
-            int32_t token = ids[t];
-            if (w->count_stamp[token] != w->count_current) {
-                w->count_stamp[token] = w->count_current;
-                left_ref[token] = 0;
-                left_pred[token] = 0;
-            }
-            (pass ? left_pred : left_ref)[token]++;
-        }
-    }
+    int64_t hits = 0, n_pred, n_ref;
+    const int32_t *pred_all = document_tokens(c, pred_doc, &n_pred);
+    const int32_t *ref_all = document_tokens(c, ref_doc, &n_ref);
+    load_unigram_counts(w, pred_all, n_pred, ref_all, n_ref);
     int status = 0;
     for (int64_t rs = r_first; rs < r_last; rs++) {
         const int32_t *ref = ids + c->sentences[rs];
@@ -914,37 +1043,168 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
         }
         if (status < 0)
             break;
-        for (int64_t i = 0; i < m; i++) {
-            int32_t token = ref[i];
-            if (marks[i] && left_ref[token] > 0 && left_pred[token] > 0) {
-                hits++;
-                left_ref[token]--;
-                left_pred[token]--;
-            }
-        }
+        for (int64_t i = 0; i < m; i++)
+            if (marks[i])
+                hits += take_unigram(w, ref[i]);
     }
     *out = hits;
     return status;
 }
 
+/* ------------------------------------------------------------------ ROUGE-W */
+
+enum { MOVE_DIAGONAL, MOVE_UP, MOVE_LEFT };
+
+/*
+ * Mark the ref positions on 1.5.5's weighted-LCS traceback of ref vs pred: _mark_lcs of
+ * kernels/weighted_lcs.py, with the same floating-point operations in the same order (the
+ * comparisons then break ties identically). powers[k] = k**weight.
+ */
+static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *ref, int64_t m,
+                             const int32_t *pred, int64_t n, unsigned char *marks)
+{
+    const int64_t width = n + 1;
+    unsigned char *moves = scratch(&w->scratch_a, (size_t)(m * width));
+    /* Two rows of scores, then two rows of run lengths (the run ending in each cell). */
+    double *rows = scratch(&w->scratch_b, (size_t)width * 2 * (sizeof(double) + sizeof(int64_t)));
+    if (!moves || !rows)
+        return -1;
+    double *score_above = rows, *score = rows + width;
+    int64_t *run_above = (int64_t *)(rows + 2 * width), *run = run_above + width;
+    memset(score_above, 0, (size_t)width * sizeof(double));
+    memset(run_above, 0, (size_t)width * sizeof(int64_t));
+    for (int64_t i = 0; i < m; i++) {
+        const int32_t token = ref[i];
+        unsigned char *row_moves = moves + i * width;
+        score[0] = 0.0;
+        run[0] = 0;
+        for (int64_t j = 1; j < width; j++) {
+            if (pred[j - 1] == token) {
+                int64_t k = run_above[j - 1];
+                score[j] = score_above[j - 1] + powers[k + 1] - powers[k];
+                run[j] = k + 1;
+                row_moves[j] = MOVE_DIAGONAL;
+            } else if (score_above[j] >= score[j - 1]) {
+                score[j] = score_above[j];
+                run[j] = 0;
+                row_moves[j] = MOVE_UP;
+            } else {
+                score[j] = score[j - 1];
+                run[j] = 0;
+                row_moves[j] = MOVE_LEFT;
+            }
+        }
+        double *swap_score = score_above;
+        score_above = score;
+        score = swap_score;
+        int64_t *swap_run = run_above;
+        run_above = run;
+        run = swap_run;
+    }
+    for (int64_t i = m, j = n; i > 0 && j > 0;) {
+        unsigned char move = moves[(i - 1) * width + j];
+        if (move == MOVE_DIAGONAL)
+            marks[--i] = 1, j--;
+        else if (move == MOVE_UP)
+            i--;
+        else
+            j--;
+    }
+    return 0;
+}
+
+/* The longest sentence of a document. */
+static int64_t longest_sentence(const Corpus *c, int64_t doc)
+{
+    int64_t longest = 0;
+    for (int64_t s = c->documents[doc]; s < c->documents[doc + 1]; s++)
+        if (c->sentences[s + 1] - c->sentences[s] > longest)
+            longest = c->sentences[s + 1] - c->sentences[s];
+    return longest;
+}
+
+/* k**weight for k = 0 .. top, with libm's pow as Python's float ** float uses it. */
+static double *weight_powers(Workspace *w, int64_t top, double weight)
+{
+    double *powers = scratch(&w->scratch_d, (size_t)(top + 1) * sizeof(double));
+    if (powers)
+        for (int64_t k = 0; k <= top; k++)
+            powers[k] = pow((double)k, weight);
+    return powers;
+}
+
+/*
+ * ROUGE-W as kernels/weighted_lcs.py's counts computes it: hit = sum of f(run) over the clipped
+ * runs of each ref sentence's union of weighted-LCS tracebacks; pred_base = f(n); ref_base =
+ * f(sum over ref sentences of f(|r|)), f(k) = k**weight.
+ */
+static int weighted_lcs_counts(Workspace *w, const Corpus *c, int64_t pred_doc, int64_t ref_doc,
+                               double weight, double *hit, double *pred_base, double *ref_base)
+{
+    int64_t n_pred, n_ref;
+    const int32_t *pred_all = document_tokens(c, pred_doc, &n_pred);
+    const int32_t *ref_all = document_tokens(c, ref_doc, &n_ref);
+    load_unigram_counts(w, pred_all, n_pred, ref_all, n_ref);
+    int64_t longest = longest_sentence(c, pred_doc);
+    if (longest_sentence(c, ref_doc) > longest)
+        longest = longest_sentence(c, ref_doc);
+    const double *powers = weight_powers(w, longest + 1, weight);
+    if (!powers)
+        return -1;
+    double total = 0.0, ref_weight = 0.0;
+    for (int64_t rs = c->documents[ref_doc]; rs < c->documents[ref_doc + 1]; rs++) {
+        const int32_t *ref = c->ids + c->sentences[rs];
+        int64_t m = c->sentences[rs + 1] - c->sentences[rs];
+        ref_weight += pow((double)m, weight);
+        unsigned char *marks = scratch(&w->scratch_c, (size_t)m);
+        if (!marks)
+            return -1;
+        memset(marks, 0, (size_t)m);
+        stamp_words(w, ref, m);
+        for (int64_t ps = c->documents[pred_doc]; ps < c->documents[pred_doc + 1]; ps++) {
+            const int32_t *pred = c->ids + c->sentences[ps];
+            int64_t n = c->sentences[ps + 1] - c->sentences[ps];
+            /* A pair of sentences with no word in common marks nothing. */
+            if (has_stamped_word(w, pred, n) &&
+                mark_weighted_lcs(w, powers, ref, m, pred, n, marks) < 0)
+                return -1;
+        }
+        int64_t run = 0;
+        for (int64_t j = 0; j < m; j++) {
+            if (!marks[j] || !take_unigram(w, ref[j]))
+                continue; /* a clipped marked token neither scores nor closes the run */
+            run++;
+            if (j + 1 == m || !marks[j + 1]) {
+                total += pow((double)run, weight);
+                run = 0;
+            }
+        }
+    }
+    *hit = total;
+    *pred_base = pow((double)n_pred, weight);
+    *ref_base = pow(ref_weight, weight);
+    return 0;
+}
+
 typedef struct {
     int kind;
     int n;
-    double x; /* the measure's real parameter (unused by the kinds computed here) */
+    double x; /* ROUGE-W's weight; for skip-bigrams, 1.0 adds unigrams */
 } MeasureSpec;
 
 static int count_one(Workspace *w, const Corpus *c, MeasureSpec spec, int64_t pred_doc,
                      int64_t ref_doc, double *hit, double *pred_base, double *ref_base)
 {
-    int64_t p0 = c->sentences[c->documents[pred_doc]], p1 = c->sentences[c->documents[pred_doc + 1]];
-    int64_t r0 = c->sentences[c->documents[ref_doc]], r1 = c->sentences[c->documents[ref_doc + 1]];
-    const int32_t *pred = c->ids + p0, *ref = c->ids + r0;
-    int64_t n_pred = p1 - p0, n_ref = r1 - r0, hits = 0;
+    int64_t n_pred, n_ref, hits = 0;
+    const int32_t *pred = document_tokens(c, pred_doc, &n_pred);
+    const int32_t *ref = document_tokens(c, ref_doc, &n_ref);
     int status = 0;
     switch (spec.kind) {
     case KIND_NGRAM:
         if (spec.n == 1)
             hits = unigram_hits(w, pred, n_pred, ref, n_ref);
+        else if (spec.n == 2)
+            status = bigram_hits(w, pred, n_pred, ref, n_ref, &hits);
         else
             status = ngram_hits(w, spec.n, pred, n_pred, ref, n_ref, &hits);
         *pred_base = (double)(n_pred - spec.n + 1 > 0 ? n_pred - spec.n + 1 : 0);
@@ -960,11 +1220,32 @@ static int count_one(Workspace *w, const Corpus *c, MeasureSpec spec, int64_t pr
         *pred_base = (double)n_pred;
         *ref_base = (double)n_ref;
         break;
+    case KIND_WEIGHTED_LCS:
+        return weighted_lcs_counts(w, c, pred_doc, ref_doc, spec.x, hit, pred_base, ref_base);
+    case KIND_SKIP_BIGRAM:
+        return skip_bigram_counts(w, spec.n, spec.x == 1.0, pred, n_pred, ref, n_ref, hit,
+                                  pred_base, ref_base);
     default:
         return -2;
     }
     *hit = (double)hits;
     return status;
+}
+
+static int measure_spec_valid(MeasureSpec spec)
+{
+    switch (spec.kind) {
+    case KIND_NGRAM:
+        return spec.n >= 1;
+    case KIND_LCS:
+    case KIND_SUMMARY_LCS:
+    case KIND_SKIP_BIGRAM: /* n < 0: no limit on the gap */
+        return 1;
+    case KIND_WEIGHTED_LCS: /* 0 ** weight must stay finite, as in Python */
+        return spec.x > 0 && isfinite(spec.x);
+    default:
+        return 0;
+    }
 }
 
 static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t item, const char *name)
@@ -983,8 +1264,10 @@ PyDoc_STRVAR(count_pairs_doc,
              "count_pairs(ids, sentences, documents, pred_docs, ref_docs, measures, vocab_size)\n\n"
              "ids: int32 token ids; sentences: int64 token offsets; documents: int64 sentence\n"
              "offsets; pred_docs, ref_docs: int64 document index of each pair; measures: list of\n"
-             "(kind, n, x) with kind 0 = n-gram, 1 = LCS, 2 = summary-level LCS. Returns bytes of\n"
-             "float64 shaped (len(measures), 3, n_pairs): hit, pred_base, ref_base.");
+             "(kind, n, x) with kind 0 = n-gram (n), 1 = LCS, 2 = summary-level LCS, 3 = weighted\n"
+             "LCS (x = weight), 4 = skip-bigram (n = max gap or -1, x = 1.0 adds unigrams).\n"
+             "Returns bytes of float64 shaped (len(measures), 3, n_pairs): hit, pred_base,\n"
+             "ref_base.");
 
 static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -1042,8 +1325,8 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
             Py_DECREF(fast);
             goto release;
         }
-        if (specs[k].kind < 0 || specs[k].kind > 2 || (specs[k].kind == KIND_NGRAM && specs[k].n < 1)) {
-            PyErr_Format(PyExc_ValueError, "measure %zd: unknown kind or n", k);
+        if (!measure_spec_valid(specs[k])) {
+            PyErr_Format(PyExc_ValueError, "measure %zd: unknown kind, or bad n or x", k);
             Py_DECREF(fast);
             goto release;
         }

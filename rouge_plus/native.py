@@ -11,7 +11,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .kernels.python_backend import LCS, NGRAM, SUMMARY_LCS, PythonVocabulary, count_pairs_python
+from .kernels.python_backend import (
+    LCS,
+    NGRAM,
+    SKIP_BIGRAM,
+    SUMMARY_LCS,
+    WEIGHTED_LCS,
+    PythonVocabulary,
+    count_pairs_python,
+)
 
 if os.environ.get("ROUGE_PLUS_PURE_PYTHON") != "1":
     try:
@@ -26,7 +34,9 @@ else:
 
 NATIVE = _count_pairs_native is not None
 # The measure kinds the compiled kernel computes; the others always run in Python.
-NATIVE_KINDS = frozenset({NGRAM, LCS, SUMMARY_LCS}) if NATIVE else frozenset()
+NATIVE_KINDS = (
+    frozenset({NGRAM, LCS, SUMMARY_LCS, WEIGHTED_LCS, SKIP_BIGRAM}) if NATIVE else frozenset()
+)
 
 
 def count_pairs(

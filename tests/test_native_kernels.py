@@ -18,6 +18,9 @@ native = pytest.importorskip("rouge_plus._native", reason="the C extension is no
 # A document: sentences of token ids drawn from a small alphabet, so that overlaps are common.
 documents = st.lists(st.lists(st.integers(0, 6), max_size=70), max_size=4)
 measures = [(0, 1, 0.0), (0, 2, 0.0), (0, 3, 0.0), (0, 9, 0.0), (1, 0, 0.0), (2, 0, 0.0)]
+# ROUGE-W with weights 1.2 and 1.5; ROUGE-S and ROUGE-SU with gaps 0, 4 and no limit (-1).
+measures += [(3, 0, 1.2), (3, 0, 1.5)]
+measures += [(4, gap, unigrams) for gap in (0, 4, -1) for unigrams in (0.0, 1.0)]
 
 
 def _arrays(docs: list[list[list[int]]]):
@@ -81,6 +84,8 @@ def test_bad_buffers_raise_instead_of_reading_out_of_bounds():
         native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(0, 1, 0.0)], 2)
     with pytest.raises(ValueError, match="unknown kind"):
         native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(7, 1, 0.0)], 4)
+    with pytest.raises(ValueError, match="bad n or x"):  # ROUGE-W needs a positive weight
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(3, 0, 0.0)], 4)
 
 
 def test_whole_pipeline_pure_python_equals_native(tmp_path):

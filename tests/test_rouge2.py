@@ -61,7 +61,8 @@ def test_the_papers_second_summary():
     ],
 )
 def test_hand_checked_synonym_cases(prediction, reference, rouge_type, expected):
-    result = score([prediction], [reference], rouge_types=[rouge_type], return_precision_recall=True)
+    options = {"rouge_types": [rouge_type], "return_precision_recall": True}
+    result = score([prediction], [reference], **options)
     assert (result[f"{rouge_type}_precision"], result[f"{rouge_type}_recall"]) == expected
 
 
