@@ -258,6 +258,27 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
     return encoded_close_sentence(e, sentence_start);
 }
 
+/*
+ * A token's UTF-8 bytes. A str holding lone surrogates has no strict UTF-8 form; it is encoded
+ * with "surrogatepass" (as words() decodes it) into *owner, which the caller releases.
+ */
+static const char *token_utf8(PyObject *token, Py_ssize_t *length, PyObject **owner)
+{
+    if (!PyUnicode_Check(token)) {
+        PyErr_SetString(PyExc_TypeError, "tokens must be str");
+        return NULL;
+    }
+    const char *utf8 = PyUnicode_AsUTF8AndSize(token, length);
+    if (utf8 || !PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+        return utf8;
+    PyErr_Clear();
+    *owner = PyUnicode_AsEncodedString(token, "utf-8", "surrogatepass");
+    if (!*owner)
+        return NULL;
+    *length = PyBytes_GET_SIZE(*owner);
+    return PyBytes_AS_STRING(*owner);
+}
+
 /* A pre-tokenized item: a list of sentences, each a list of str tokens. Needs the GIL. */
 static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t *sentence_start)
 {
@@ -273,17 +294,16 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
         }
         for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(tokens); t++) {
             PyObject *token = PySequence_Fast_GET_ITEM(tokens, t);
+            PyObject *encoded = NULL; /* owns the bytes of a token with lone surrogates */
             Py_ssize_t length;
-            const char *utf8 =
-                PyUnicode_Check(token) ? PyUnicode_AsUTF8AndSize(token, &length) : NULL;
+            const char *utf8 = token_utf8(token, &length, &encoded);
             if (!utf8) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_TypeError, "tokens must be str");
                 Py_DECREF(tokens);
                 Py_DECREF(fast);
                 return -1;
             }
             int32_t id = vocabulary_id(v, utf8, length, hash_bytes(utf8, length));
+            Py_XDECREF(encoded);
             if (id < 0 || buffer_push_i32(&e->ids, id) < 0) {
                 Py_DECREF(tokens);
                 Py_DECREF(fast);
@@ -338,11 +358,37 @@ static void encoded_free(Encoded *e)
 }
 
 PyDoc_STRVAR(vocabulary_encode_doc,
-             "encode(items, split_newlines) -> (ids, sentence_offsets, document_offsets)\n\n"
+             "encode(items, split_newlines, prepare=None) -> (ids, sentence_offsets, "
+             "document_offsets)\n\n"
              "Each item is a str (tokenized here with rouge_score's rule) or a list of sentences of\n"
-             "str tokens. Returns bytes of int32 token ids, int64 token offsets of sentences and\n"
-             "int64 sentence offsets of documents. Empty sentences are dropped. Runs of str items\n"
-             "are tokenized without the GIL.");
+             "str tokens. With prepare, every non-ASCII str item i is first replaced by\n"
+             "prepare(i, item). Returns bytes of int32 token ids, int64 token offsets of sentences\n"
+             "and int64 sentence offsets of documents. Empty sentences are dropped. Runs of str\n"
+             "items are tokenized without the GIL.");
+
+/* A new tuple of the items, each non-ASCII str item i replaced by prepare(i, item). */
+static PyObject *prepared_items(PyObject *items, PyObject *prepare)
+{
+    PyObject *fast = PySequence_Fast(items, "items must be a sequence");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *tuple = PyTuple_New(n);
+    for (Py_ssize_t i = 0; tuple && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (prepare != Py_None && PyUnicode_Check(item) && !PyUnicode_IS_ASCII(item)) {
+            item = PyObject_CallFunction(prepare, "nO", i, item);
+            if (!item)
+                Py_CLEAR(tuple);
+        } else {
+            Py_INCREF(item);
+        }
+        if (tuple)
+            PyTuple_SET_ITEM(tuple, i, item);
+    }
+    Py_DECREF(fast);
+    return tuple;
+}
 
 /* Encode every item in order: runs of str items without the GIL, token lists with it. */
 static int encode_items(Vocabulary *v, Encoded *e, PyObject *items, int split_newlines)
@@ -380,11 +426,11 @@ static int encode_items(Vocabulary *v, Encoded *e, PyObject *items, int split_ne
 
 static PyObject *vocabulary_encode(Vocabulary *self, PyObject *args)
 {
-    PyObject *items;
+    PyObject *items, *prepare = Py_None;
     int split_newlines;
-    if (!PyArg_ParseTuple(args, "Op", &items, &split_newlines))
+    if (!PyArg_ParseTuple(args, "Op|O", &items, &split_newlines, &prepare))
         return NULL;
-    PyObject *tuple = PySequence_Tuple(items);
+    PyObject *tuple = prepared_items(items, prepare);
     if (!tuple)
         return NULL;
     if (vocabulary_claim(self) < 0) {

@@ -56,47 +56,91 @@ _NOT_FLAGS = {"fmeasure", "use_aggregator"}
 def _declared_options() -> dict[str, tuple[str, dict]]:
     """Option name → (flag, argparse keywords) for the options with hand-written help."""
     return {
-        "rouge_types": ("--rouge-types", {
-            "nargs": "+", "metavar": "TYPE",
-            "help": "ROUGE types to compute (default: rouge1 rouge2 rougeL rougeLsum)",
-        }),
-        "use_stemmer": ("--use-stemmer", {
-            "action": argparse.BooleanOptionalAction,
-            "help": "Porter-stem tokens longer than 3 characters, as rouge_score does",
-        }),
-        "tokenizer": ("--tokenizer", {
-            "metavar": "NAME",
-            "help": f"tokenizer: {', '.join(available_tokenizers())} (default: default)",
-        }),
-        "split_sentences": ("--split-sentences", {
-            "metavar": "NAME",
-            "help": "sentence splitting for rougeLsum: "
-            f"{', '.join(available_sentence_splitters())} (default: newline)",
-        }),
-        "multi_ref": ("--multi-ref", {
-            "choices": MULTI_REF_MODES,
-            "help": "how several references per example combine (default: best)",
-        }),
-        "beta": ("--beta", {
-            "type": float, "metavar": "BETA", "help": "weight of recall in F (default: 1)",
-        }),
-        "alpha": ("--alpha", {
-            "type": float, "metavar": "ALPHA", "help": "ROUGE-1.5.5's -p alpha instead of beta",
-        }),
-        "aggregation": ("--aggregation", {
-            "choices": AGGREGATIONS, "help": "corpus aggregation (default: mean)",
-        }),
-        "confidence_level": ("--confidence-level", {
-            "type": float, "metavar": "LEVEL", "help": "bootstrap interval level (default: 0.95)",
-        }),
-        "n_resamples": ("--n-resamples", {
-            "type": int, "metavar": "N", "help": "bootstrap resamples (default: 1000)",
-        }),
+        "rouge_types": (
+            "--rouge-types",
+            {
+                "nargs": "+",
+                "metavar": "TYPE",
+                "help": "ROUGE types to compute (default: rouge1 rouge2 rougeL rougeLsum)",
+            },
+        ),
+        "use_stemmer": (
+            "--use-stemmer",
+            {
+                "action": argparse.BooleanOptionalAction,
+                "help": "Porter-stem tokens longer than 3 characters, as rouge_score does",
+            },
+        ),
+        "tokenizer": (
+            "--tokenizer",
+            {
+                "metavar": "NAME",
+                "help": f"tokenizer: {', '.join(available_tokenizers())} (default: default)",
+            },
+        ),
+        "split_sentences": (
+            "--split-sentences",
+            {
+                "metavar": "NAME",
+                "help": "sentence splitting for rougeLsum: "
+                f"{', '.join(available_sentence_splitters())} (default: newline)",
+            },
+        ),
+        "multi_ref": (
+            "--multi-ref",
+            {
+                "choices": MULTI_REF_MODES,
+                "help": "how several references per example combine (default: best)",
+            },
+        ),
+        "beta": (
+            "--beta",
+            {
+                "type": float,
+                "metavar": "BETA",
+                "help": "weight of recall in F (default: 1)",
+            },
+        ),
+        "alpha": (
+            "--alpha",
+            {
+                "type": float,
+                "metavar": "ALPHA",
+                "help": "ROUGE-1.5.5's -p alpha instead of beta",
+            },
+        ),
+        "aggregation": (
+            "--aggregation",
+            {
+                "choices": AGGREGATIONS,
+                "help": "corpus aggregation (default: mean)",
+            },
+        ),
+        "confidence_level": (
+            "--confidence-level",
+            {
+                "type": float,
+                "metavar": "LEVEL",
+                "help": "bootstrap interval level (default: 0.95)",
+            },
+        ),
+        "n_resamples": (
+            "--n-resamples",
+            {
+                "type": int,
+                "metavar": "N",
+                "help": "bootstrap resamples (default: 1000)",
+            },
+        ),
         "seed": ("--seed", {"type": int, "metavar": "SEED", "help": "bootstrap seed (default: 0)"}),
-        "return_precision_recall": ("--precision-recall", {
-            "action": "store_true", "default": None,
-            "help": "JSON/CSV: also report <type>_precision, _recall, _fmeasure",
-        }),
+        "return_precision_recall": (
+            "--precision-recall",
+            {
+                "action": "store_true",
+                "default": None,
+                "help": "JSON/CSV: also report <type>_precision, _recall, _fmeasure",
+            },
+        ),
     }
 
 
@@ -149,19 +193,34 @@ def build_parser() -> argparse.ArgumentParser:
     source = parser.add_argument_group("input (choose one)").add_mutually_exclusive_group(
         required=True
     )
-    source.add_argument("--predictions", type=Path, metavar="FILE",
-                        help="text file, one prediction per line (with --references)")
+    source.add_argument(
+        "--predictions",
+        type=Path,
+        metavar="FILE",
+        help="text file, one prediction per line (with --references)",
+    )
     source.add_argument("--jsonl", type=Path, metavar="FILE", help="JSON Lines file")
     source.add_argument("--csv", type=Path, metavar="FILE", help="CSV file with a header row")
-    source.add_argument("--dataset", type=Path, metavar="PATH",
-                        help="a datasets dataset saved with save_to_disk")
+    source.add_argument(
+        "--dataset", type=Path, metavar="PATH", help="a datasets dataset saved with save_to_disk"
+    )
     source.add_argument("--demo", action="store_true", help="score the bundled sample")
     columns = parser.add_argument_group("input details")
-    columns.add_argument("--references", type=Path, nargs="+", action="extend", metavar="FILE",
-                         help="reference text file(s), one per reference per example")
+    columns.add_argument(
+        "--references",
+        type=Path,
+        nargs="+",
+        action="extend",
+        metavar="FILE",
+        help="reference text file(s), one per reference per example",
+    )
     columns.add_argument("--prediction-column", default="prediction", metavar="NAME")
-    columns.add_argument("--reference-column", default="references", metavar="NAME",
-                         help="a text or a (JSON) list of texts per row (default: references)")
+    columns.add_argument(
+        "--reference-column",
+        default="references",
+        metavar="NAME",
+        help="a text or a (JSON) list of texts per row (default: references)",
+    )
     columns.add_argument("--split", metavar="NAME", help="split of a saved DatasetDict")
 
     scoring = parser.add_argument_group("scoring options")
@@ -172,10 +231,19 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--format", choices=FORMATS, default="table")
     output.add_argument("--per-example", action="store_true", help="one row per example")
     output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not stdout")
-    output.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="progress bar on stderr (default: when stderr is a terminal)")
-    output.add_argument("--chunk-size", type=int, default=1000, metavar="N",
-                        help="rows scored at a time (default: 1000)")
+    output.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+    output.add_argument(
+        "--chunk-size",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="rows scored at a time (default: 1000)",
+    )
     return parser
 
 
@@ -214,8 +282,7 @@ def _score(corpus: Corpus, options: ScoreOptions, args: argparse.Namespace) -> E
     show = args.progress
     if show is None:
         show = sys.stderr.isatty() and len(predictions) > args.chunk_size
-    bar = tqdm(total=len(predictions), unit="ex", disable=not show, file=sys.stderr,
-               desc=PROG)
+    bar = tqdm(total=len(predictions), unit="ex", disable=not show, file=sys.stderr, desc=PROG)
     with warnings.catch_warnings(record=True) as caught, bar:
         warnings.simplefilter("always")
 
@@ -226,8 +293,9 @@ def _score(corpus: Corpus, options: ScoreOptions, args: argparse.Namespace) -> E
             caught.clear()
             bar.update(stop - start)
 
-        return score_in_chunks(predictions, references, options, chunk_size=args.chunk_size,
-                               on_chunk=after_chunk)
+        return score_in_chunks(
+            predictions, references, options, chunk_size=args.chunk_size, on_chunk=after_chunk
+        )
 
 
 def _fail(message: str) -> int:

@@ -9,6 +9,7 @@ the vocabulary, instead of once per occurrence.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -120,15 +121,14 @@ class TextPipeline:
         return None not in names and names not in _SPLITS_INSIDE_TOKENS
 
     def _item(self, text: str, by_sentence: bool) -> Item:
+        """What the vocabulary encodes for one text (see ``_items`` for the common case)."""
         rule_applies = _RULE_APPLIES.get(self.tokenizer_name or "")
-        if not by_sentence:
-            if rule_applies is not None and rule_applies(text):
-                return text.replace("\n", " ")
-            return [self.tokenizer(text)]
         if rule_applies is not None and rule_applies(text):
-            if self.splitter_name == "newline":
-                return text
+            if not by_sentence or self.splitter_name == "newline":
+                return text  # whole-text documents are read as one run of tokens
             return "\n".join(s.replace("\n", " ") for s in self.split_sentences(text))
+        if not by_sentence:
+            return [self.tokenizer(text)]
         return [self.tokenizer(sentence) for sentence in self.split_sentences(text)]
 
     def _limited(self, texts: Sequence[str]) -> Sequence[str]:
@@ -148,22 +148,34 @@ class TextPipeline:
         ``keep_words`` keeps the words behind each id (for synonym matching). ``describe``
         names text ``i`` in the note added to an error raised while tokenizing it."""
         texts = self._limited(texts)
-        items = self._items(texts, by_sentence and not whole_too, describe)
         if whole_too:
-            items += self._items(texts, True, describe)
-        return self._encode_items(items, keep_words)
+            items = self._items(texts, False, describe) + self._items(texts, True, describe)
+            return self._encode_items(items, keep_words)
+        if self.tokenizer_name in _RULE_APPLIES and (
+            not by_sentence or self.splitter_name == "newline"
+        ):
+            # The common case: the compiled tokenizer reads ASCII texts as they are; only the
+            # others are prepared here (the loop over texts runs in C, mostly without the GIL).
+            prepare = functools.partial(self._prepared, by_sentence=by_sentence, describe=describe)
+            return self._encode_items(texts, keep_words, prepare)
+        return self._encode_items(self._items(texts, by_sentence, describe), keep_words)
+
+    def _prepared(
+        self, index: int, text: str, *, by_sentence: bool, describe: Callable[[int], str]
+    ) -> Item:
+        try:
+            return self._item(text, by_sentence)
+        except Exception as error:
+            error.add_note(f"(while tokenizing {describe(index)})")
+            raise
 
     def _items(
         self, texts: Sequence[str], by_sentence: bool, describe: Callable[[int], str]
     ) -> list[Item]:
-        items = []
-        for index, text in enumerate(texts):
-            try:
-                items.append(self._item(text, by_sentence))
-            except Exception as error:
-                error.add_note(f"(while tokenizing {describe(index)})")
-                raise
-        return items
+        return [
+            self._prepared(index, text, by_sentence=by_sentence, describe=describe)
+            for index, text in enumerate(texts)
+        ]
 
     def encode_topics(
         self, texts: Sequence[str], topic_words: Callable[[str], list[str]], keep_words: bool
@@ -173,9 +185,14 @@ class TextPipeline:
         items = [[topic_words(s) for s in self.split_sentences(t)] for t in self._limited(texts)]
         return self._encode_items(items, keep_words)
 
-    def _encode_items(self, items: list[Item], keep_words: bool) -> Encoded:
+    def _encode_items(
+        self,
+        items: Sequence[Item],
+        keep_words: bool,
+        prepare: Callable[[int, str], Item] | None = None,
+    ) -> Encoded:
         vocabulary = Vocabulary()
-        ids, sentences, documents = vocabulary.encode(items, True)
+        ids, sentences, documents = vocabulary.encode(items, True, prepare)
         ids = np.frombuffer(ids, dtype=np.int32)
         sentences = np.frombuffer(sentences, dtype=np.int64)
         documents = np.frombuffer(documents, dtype=np.int64)
@@ -211,10 +228,7 @@ def _drop_words(
 
 def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[np.ndarray, int]:
     """The id of each word's stem (words with the same stem share one id), and how many."""
-    stem_id: dict[str, int] = {}
-    remap = np.fromiter(
-        (stem_id.setdefault(s, len(stem_id)) for s in map(stem, words)),
-        dtype=np.int32,
-        count=len(words),
-    )
+    stems = list(map(stem, words))
+    stem_id = {s: i for i, s in enumerate(dict.fromkeys(stems))}
+    remap = np.fromiter(map(stem_id.__getitem__, stems), dtype=np.int32, count=len(stems))
     return remap, len(stem_id)

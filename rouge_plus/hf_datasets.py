@@ -96,9 +96,7 @@ def _aggregate_stream(
 ) -> dict[str, float]:
     prediction_column, reference_column = columns
     parts = [
-        score_examples(
-            normalize_inputs(batch[prediction_column], batch[reference_column]), options
-        )
+        score_examples(normalize_inputs(batch[prediction_column], batch[reference_column]), options)
         for batch in dataset.iter(batch_size=batch_size)
     ]
     return aggregate(concatenate(parts), options)

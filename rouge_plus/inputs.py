@@ -6,8 +6,11 @@ so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -21,9 +24,15 @@ class Batch:
         return len(self.predictions)
 
     @property
-    def pair_owner(self) -> list[int]:
+    def pair_owner(self) -> np.ndarray:
         """Row index of every (prediction, reference) pair, pairs in row order."""
-        return [row for row, refs in enumerate(self.references) for _ in refs]
+        sizes = np.fromiter(map(len, self.references), dtype=np.int64, count=len(self.references))
+        return np.repeat(np.arange(len(self.references), dtype=np.int64), sizes)
+
+    @property
+    def texts(self) -> list[str]:
+        """The predictions, then every reference in row order."""
+        return self.predictions + list(itertools.chain.from_iterable(self.references))
 
     def reference_position(self, pair: int) -> tuple[int, int]:
         """(row, index within the row) of the ``pair``-th reference, counted in row order."""
@@ -98,4 +107,16 @@ def normalize_inputs(predictions: object, references: object) -> Batch:
         raise ValueError("predictions and references are empty: there is nothing to score")
     if all(type(value) is str for value in refs):
         return Batch(preds, [[value] for value in refs])
+    if _lists_of_texts(refs):
+        return Batch(preds, refs)
     return Batch(preds, [_reference_row(value, row) for row, value in enumerate(refs)])
+
+
+def _lists_of_texts(rows: list) -> bool:
+    """Whether every row is a non-empty list of str: the common multi-reference case, checked
+    with C-level loops only."""
+    return (
+        set(map(type, rows)) == {list}
+        and all(rows)
+        and set(map(type, itertools.chain.from_iterable(rows))) == {str}
+    )

@@ -75,7 +75,7 @@ def _require_resolvable(name: str, resolve: Callable[[object], object], spec: ob
         raise type(error)(f"{name}: {error}") from None
 
 
-def _require_limit(name: str, value: object) -> None:
+def _require_positive_or_none(name: str, value: object) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise ValueError(f"{name} must be a positive int or None, got {value!r}")
 
@@ -103,6 +103,7 @@ class ScoreOptions:
     synonyms: object = None
     pos_tagger: object = None
     topic_pos: str | tuple[str, ...] = ("NN", "JJ")
+    num_proc: int | None = 1
 
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> ScoreOptions:
@@ -135,14 +136,15 @@ class ScoreOptions:
         _require_choice("profile", self.profile, PROFILES)
         _require_resolvable("tokenizer", get_tokenizer, self.tokenizer)
         _require_resolvable("split_sentences", get_sentence_splitter, self.split_sentences)
-        _require_limit("max_words", self.max_words)
-        _require_limit("max_bytes", self.max_bytes)
+        _require_positive_or_none("max_words", self.max_words)
+        _require_positive_or_none("max_bytes", self.max_bytes)
         if not self.topic_prefixes or not all(
             isinstance(p, str) and p for p in self.topic_prefixes
         ):
             raise ValueError(
                 f"topic_pos must name tag prefixes such as ('NN', 'JJ'), got {self.topic_pos!r}"
             )
+        _require_positive_or_none("num_proc", self.num_proc)
         if self.max_words and self.max_bytes:
             raise ValueError("max_words and max_bytes: give one of them, not both (as -l / -b)")
         if not (isinstance(self.confidence_level, float) and 0 < self.confidence_level < 1):

@@ -30,6 +30,7 @@ from .inputs import Batch, normalize_inputs
 from .length_limit import limit_bytes, limit_words
 from .multiref import reduce_references
 from .options import ScoreOptions
+from .parallel import default_workers, map_in_workers
 from .pos import load_tagger, topic_filter
 from .sentences import available_sentence_splitters, get_sentence_splitter
 from .stemming import get_stemmer
@@ -194,8 +195,8 @@ def _score_chunk(
 ) -> tuple[dict[str, np.ndarray], list[str]]:
     """Per-row scores of one chunk (rows ``start ..``), and where its wordless texts are."""
     n_rows = len(batch)
-    texts = batch.predictions + [ref for refs in batch.references for ref in refs]
-    owner = np.asarray(batch.pair_owner, dtype=np.int64)
+    texts = batch.texts
+    owner = batch.pair_owner
     pred_docs, ref_docs = owner, np.arange(n_rows, n_rows + len(owner), dtype=np.int64)
     place = _place(batch, start)
     counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, pipeline, place)
@@ -214,20 +215,35 @@ def _score_chunk(
     return scores, _wordless(texts, place, token_counts)
 
 
+def _chunk_rows(n_rows: int, workers: int) -> int:
+    """Rows per chunk: at most ``CHUNK_ROWS``, and for several workers a size that gives each
+    of them the same number of chunks, so that they finish together."""
+    if workers <= 1:
+        return CHUNK_ROWS
+    rounds = -(-n_rows // (workers * CHUNK_ROWS))
+    return max(1, -(-n_rows // (workers * rounds)))
+
+
 def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
-    """Score every row of a validated batch under ``options``, chunk by chunk."""
+    """Score every row of a validated batch under ``options``, chunk by chunk.
+
+    Chunks are independent; with ``num_proc`` above 1 they run on that many threads, which
+    score in parallel because the compiled kernels release the GIL.
+    """
     pipeline = _pipeline(options)
-    parts: list[dict[str, np.ndarray]] = []
-    wordless: list[str] = []
-    for start in range(0, len(batch), CHUNK_ROWS):
-        scores, places = _score_chunk(
-            batch.rows(start, start + CHUNK_ROWS), start, options, pipeline
-        )
-        parts.append(scores)
-        wordless += places
-    _warn_wordless(wordless, options.tokenizer)
+    workers = default_workers() if options.num_proc is None else options.num_proc
+    size = _chunk_rows(len(batch), workers)
+
+    def score_chunk(start: int) -> tuple[dict[str, np.ndarray], list[str]]:
+        return _score_chunk(batch.rows(start, start + size), start, options, pipeline)
+
+    results = map_in_workers(score_chunk, range(0, len(batch), size), workers)
+    _warn_wordless([place for _, places in results for place in places], options.tokenizer)
     return ExampleScores(
-        {name: np.concatenate([part[name] for part in parts]) for name in options.type_names},
+        {
+            name: np.concatenate([scores[name] for scores, _ in results])
+            for name in options.type_names
+        },
         options.signature(),
     )
 

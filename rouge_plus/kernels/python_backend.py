@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -38,12 +38,19 @@ class PythonVocabulary:
     def words(self) -> list[str]:
         return list(self._ids)
 
-    def encode(self, items: Sequence[str | list[list[str]]], split_newlines: bool):
+    def encode(
+        self,
+        items: Sequence[str | list[list[str]]],
+        split_newlines: bool,
+        prepare: Callable[[int, str], str | list[list[str]]] | None = None,
+    ):
         word_id = self._ids.setdefault
         ids: list[int] = []
         sentences = [0]
         documents = [0]
-        for item in items:
+        for index, item in enumerate(items):
+            if prepare is not None and isinstance(item, str) and not item.isascii():
+                item = prepare(index, item)
             if isinstance(item, str):
                 lines = item.split("\n") if split_newlines else [item]
                 item = [[t.lower() for t in _RULE_TOKEN.findall(line)] for line in lines]
