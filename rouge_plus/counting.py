@@ -9,8 +9,8 @@ them into scores).
 from __future__ import annotations
 
 import functools
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -70,8 +70,11 @@ def count_measures(
     return counts
 
 
-def _token_relation(encoded: Encoded, synonyms: Synonyms) -> Callable[[int, int], bool]:
-    """Whether two token ids are synonyms (equal ids are handled by the caller)."""
+def _token_relation(
+    encoded: Encoded, synonyms: Synonyms
+) -> tuple[Callable[[int, int], bool], dict[int, frozenset]]:
+    """Whether two token ids are synonyms (equal ids are handled by the caller), and each id's
+    keys: two ids can only be synonyms when their keys meet."""
     words_of = encoded.id_words()
     keys = {
         token: frozenset().union(*map(synonyms.keys, words)) for token, words in words_of.items()
@@ -85,7 +88,7 @@ def _token_relation(encoded: Encoded, synonyms: Synonyms) -> Callable[[int, int]
             return True
         return any(synonyms.match(x, y) for x in words_of[a] for y in words_of[b])
 
-    return related
+    return related, keys
 
 
 def synonym_counts(
@@ -93,7 +96,11 @@ def synonym_counts(
 ) -> Counts:
     """Units are n-grams; two match when every position is the same word or synonyms, and the
     hit is a maximum one-to-one matching between the two texts' n-gram occurrences."""
-    related = _token_relation(encoded, synonyms)
+    related, keys = _token_relation(encoded, synonyms)
+
+    def first_keys(gram: tuple) -> Iterator:
+        yield ("=", gram[0])
+        yield from keys[gram[0]]
 
     def compatible(a: tuple, b: tuple) -> bool:
         return all(x == y or related(x, y) for x, y in zip(a, b, strict=True))
@@ -105,5 +112,13 @@ def synonym_counts(
     out = np.zeros((3, len(pred_docs)))
     for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
         pred, ref = grams(p), grams(r)
-        out[:, k] = (maximum_matching(pred, ref, compatible), pred.total(), ref.total())
+        by_first_key = defaultdict(list)  # reference n-grams by the keys of their first word
+        for gram in ref:
+            for key in first_keys(gram):
+                by_first_key[key].append(gram)
+
+        def candidates(gram: tuple, index: dict = by_first_key) -> set:
+            return {other for key in first_keys(gram) for other in index.get(key, ())}
+
+        out[:, k] = (maximum_matching(pred, ref, compatible, candidates), pred.total(), ref.total())
     return out[0], out[1], out[2]

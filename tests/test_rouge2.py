@@ -133,3 +133,14 @@ def test_matching_is_maximum_bounded_and_symmetric(left, right, pairs):
     got = maximum_matching(left, right, compatible)
     assert got == best == maximum_matching(right, left, compatible)
     assert got <= min(left.total(), right.total())
+
+
+def test_long_augmenting_paths_do_not_hit_the_recursion_limit():
+    """Exact matches first leave w3000 and w0 apart; the only way to match everything shifts
+    every word one synonym down: an augmenting path of 3,000 steps."""
+    n = 3000
+    chain = {f"w{i}": [f"w{i + 1}"] for i in range(n)}
+    prediction = " ".join(f"w{i}" for i in range(1, n + 1))
+    reference = " ".join(f"w{i}" for i in range(n))
+    result = score([prediction], [reference], rouge_types=["rouge1+synonyms"], synonyms=chain)
+    assert result == {"rouge1+synonyms": 1.0}
