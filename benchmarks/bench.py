@@ -7,7 +7,7 @@
     python benchmarks/bench.py --mode scaling --replicate 10 --num-proc 2   # workers vs one
     python benchmarks/bench.py --mode memory --pairs 100000                  # peak RSS, 100k pairs
     python benchmarks/bench.py --mode evaluate      # RougePlus().compute vs the core, 5,000 pairs
-    python benchmarks/bench.py --mode types         # per-pair cost of ROUGE-W and ROUGE-S/SU
+    python benchmarks/bench.py --mode types         # per-pair cost of every other ROUGE type
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then

@@ -1,6 +1,6 @@
 """The benchmark's rouge_plus-only modes: worker scaling, peak memory, evaluate's overhead and
-the cost of the ROUGE-1.5.5 types (ROUGE-W, ROUGE-S/SU). ``bench.py`` parses the flags and
-prints the Markdown tables these functions return.
+the cost of the other types (ROUGE-W, ROUGE-S/SU, ROUGE 2.0's synonym and topic measures).
+``bench.py`` parses the flags and prints the Markdown tables these functions return.
 """
 
 from __future__ import annotations
@@ -155,10 +155,17 @@ def render_evaluate(results: list[Row]) -> str:
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------------ ROUGE-1.5.5 types
+# ------------------------------------------------------------------ cost per type
 
 ROUGE155_TYPES = ["rougeW", "rougeW-1.5", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
 REFERENCE_TYPES = ["rouge2", "rougeL", "rougeLsum"]
+ROUGE2_TYPES = [
+    "rouge1+synonyms",
+    "rouge2+synonyms",
+    "rougeTopic",
+    "rougeTopicUniq",
+    "rougeTopicUniq+synonyms",
+]
 
 
 def types_mode(args: argparse.Namespace, predictions, references, long_pair) -> list[Row]:
@@ -166,7 +173,7 @@ def types_mode(args: argparse.Namespace, predictions, references, long_pair) -> 
     from rouge_plus import RougeScorer
 
     results = []
-    for rouge_type in REFERENCE_TYPES + ROUGE155_TYPES:
+    for rouge_type in REFERENCE_TYPES + ROUGE155_TYPES + ROUGE2_TYPES:
         scorer = RougeScorer([rouge_type], tokenizer="rouge_score")
         runs = {
             "corpus": lambda s=scorer: s.score_examples(predictions, references),

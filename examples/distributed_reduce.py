@@ -18,7 +18,7 @@ import argparse
 import rouge_plus
 from rouge_plus.chunked import concatenate
 from rouge_plus.cli_inputs import read_demo
-from rouge_plus.scorer import ExampleScores, aggregate
+from rouge_plus.results import ExampleScores, aggregate
 
 
 def shard(rows: list, rank: int, world_size: int) -> list:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from ._version import __version__
 from .options import ScoreOptions
-from .scorer import ExampleScores, RougeScorer, score
+from .results import ExampleScores
+from .scorer import RougeScorer, score
 
 if TYPE_CHECKING:
     from .rouge_plus import RougePlus

@@ -13,7 +13,8 @@ import numpy as np
 
 from .inputs import Batch, normalize_inputs
 from .options import ScoreOptions
-from .scorer import ExampleScores, score_examples
+from .results import ExampleScores
+from .scorer import score_examples
 
 SCORE_COLUMNS = ("precision", "recall", "fmeasure")
 

@@ -41,7 +41,7 @@ from .cli_inputs import (
 from .cli_report import FORMATS, render_aggregate, render_per_example
 from .multiref import MULTI_REF_MODES
 from .options import ScoreOptions
-from .scorer import ExampleScores
+from .results import ExampleScores
 from .sentences import available_sentence_splitters, get_sentence_splitter
 from .tokenizers import available_tokenizers, get_tokenizer
 

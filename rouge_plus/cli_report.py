@@ -13,7 +13,7 @@ import io
 import json
 
 from .options import ScoreOptions
-from .scorer import ExampleScores, aggregate, per_example
+from .results import ExampleScores, aggregate, per_example
 
 FORMATS = ("table", "json", "csv")
 _DECIMALS = 4

@@ -16,7 +16,8 @@ from typing import Any
 from .chunked import SCORE_COLUMNS, concatenate, example_columns, examples_from_columns
 from .inputs import normalize_inputs
 from .options import ScoreOptions
-from .scorer import aggregate, score_examples
+from .results import aggregate
+from .scorer import score_examples
 
 
 class _ColumnScorer:

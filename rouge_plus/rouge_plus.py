@@ -13,7 +13,8 @@ import evaluate
 
 from rouge_plus.inputs import normalize_inputs
 from rouge_plus.options import ScoreOptions
-from rouge_plus.scorer import aggregate, per_example, score_examples
+from rouge_plus.results import aggregate, per_example
+from rouge_plus.scorer import score_examples
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

@@ -268,7 +268,7 @@ import json, sys, warnings
 warnings.simplefilter("ignore")
 import rouge_plus.native
 from rouge_plus import RougeScorer
-from rouge_plus.scorer import aggregate
+from rouge_plus.results import aggregate
 data = json.load(open(sys.argv[1], encoding="utf-8"))
 out = {"native": rouge_plus.native.NATIVE, "results": []}
 for config in data["configs"]:
