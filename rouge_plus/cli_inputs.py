@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
+from .jsonl import JsonlError, json_objects
+
 Corpus = tuple[list[str], list[list[str]]]
 
 # In plain-text files every line is one text; this two-character escape inside a line stands for
@@ -93,19 +95,11 @@ def _from_records(records: list[tuple[str, dict]], prediction: str, reference: s
 
 def read_jsonl(path: Path, prediction: str, reference: str) -> Corpus:
     """One JSON object per line; the reference column holds a text or a list of texts."""
-    records = []
     with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{number}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputError(f"{where}: not valid JSON ({error.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{where}: expected a JSON object")
-            records.append((where, row))
+        try:
+            records = [(f"{path}:{number}", row) for number, row in json_objects(handle)]
+        except JsonlError as error:
+            raise InputError(f"{path}:{error.line}: {error.problem}") from None
     return _from_records(records, prediction, reference)
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 from ..chunked import example_columns
-from ..scorer import ExampleScores
+from ..jsonl import JsonlError, json_objects
+from ..results import ExampleScores
 from .errors import InputError
 
 MAX_UPLOAD_MB = 5
@@ -52,17 +52,10 @@ def read_rows(path: str | os.PathLike) -> list[dict]:
 
 def parse_jsonl(text: str) -> list[dict]:
     """One JSON object per non-blank line."""
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"Line {number} is not valid JSON: {error.msg}.") from None
-        if not isinstance(row, dict):
-            raise InputError(f"Line {number} is not a JSON object (got {type(row).__name__}).")
-        rows.append(row)
+    try:
+        rows = [row for _, row in json_objects(text.splitlines())]
+    except JsonlError as error:
+        raise InputError(f"Line {error.line} is {error.problem}.") from None
     if not rows:
         raise InputError("The JSONL text has no rows.")
     return rows

@@ -10,7 +10,7 @@ from matplotlib import pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from ..scorer import ExampleScores  # noqa: E402
+from ..results import ExampleScores  # noqa: E402
 from .render import display_name  # noqa: E402
 
 HISTOGRAM_BINS = 20

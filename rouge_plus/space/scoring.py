@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from .. import rouge_types as registry
 from ..explain import PairExplanation, explain_with_options
 from ..options import ScoreOptions
-from ..scorer import ExampleScores, aggregate, score
+from ..results import ExampleScores, aggregate
+from ..scorer import score
 from ..stopwords import smart_words_file
 from .errors import InputError
 
