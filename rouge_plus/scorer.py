@@ -14,6 +14,7 @@ scores aggregated.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,10 +27,30 @@ from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .pipelines import text_pipeline, topic_words
 from .results import ExampleScores, aggregate, per_example
-from .synonyms import load_synonyms
+from .synonyms import Synonyms, load_synonyms
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
+
+
+@dataclass(frozen=True)
+class _Resources:
+    """What every chunk of a call shares, resolved once per call: the text pipeline, the
+    synonym source (a user's file or mapping is parsed once, not once per chunk) and the
+    topic-word tagger."""
+
+    pipeline: TextPipeline
+    synonyms: Synonyms | None
+    topic_words: Callable[[str], list[str]] | None
+
+    @classmethod
+    def for_options(cls, options: ScoreOptions) -> _Resources:
+        has_topic = any(m.kind == "topic" for m in options.rouge_types)
+        return cls(
+            text_pipeline(options),
+            load_synonyms(options.synonyms) if options.needs_synonyms else None,
+            topic_words(options) if has_topic else None,
+        )
 
 
 def _count_chunk(
@@ -37,11 +58,11 @@ def _count_chunk(
     pred_docs: np.ndarray,
     ref_docs: np.ndarray,
     options: ScoreOptions,
-    pipeline: TextPipeline,
+    resources: _Resources,
     place: Callable[[int], str],
 ) -> tuple[dict, np.ndarray]:
     """Counts of every measure, and the token count of each text (for the wordless warning)."""
-    synonyms = load_synonyms(options.synonyms) if options.needs_synonyms else None
+    pipeline, synonyms = resources.pipeline, resources.synonyms
     regular = [m for m in options.rouge_types if m.kind != "topic"]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
@@ -64,7 +85,7 @@ def _count_chunk(
     topic = [m for m in options.rouge_types if m.kind == "topic"]
     if topic:
         topics = pipeline.encode_topics(
-            texts, topic_words(options), keep_words=any(m.synonyms for m in topic)
+            texts, resources.topic_words, keep_words=any(m.synonyms for m in topic)
         )
         plain = [m for m in topic if not m.unique]
         unique = [m for m in topic if m.unique]
@@ -76,7 +97,7 @@ def _count_chunk(
 
 
 def _score_chunk(
-    batch: Batch, start: int, options: ScoreOptions, pipeline: TextPipeline
+    batch: Batch, start: int, options: ScoreOptions, resources: _Resources
 ) -> tuple[dict[str, np.ndarray], list[str]]:
     """Per-row scores of one chunk (rows ``start ..``), and where its wordless texts are."""
     n_rows = len(batch)
@@ -84,7 +105,7 @@ def _score_chunk(
     owner = batch.pair_owner
     pred_docs, ref_docs = owner, np.arange(n_rows, n_rows + len(owner), dtype=np.int64)
     place = text_places(batch, start)
-    counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, pipeline, place)
+    counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, resources, place)
     scores = {
         measure.name: reduce_references(
             options.multi_ref,
@@ -115,12 +136,12 @@ def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
     Chunks are independent; with ``num_proc`` above 1 they run on that many threads, which
     score in parallel because the compiled kernels release the GIL.
     """
-    pipeline = text_pipeline(options)
+    resources = _Resources.for_options(options)
     workers = default_workers() if options.num_proc is None else options.num_proc
     size = _chunk_rows(len(batch), workers)
 
     def score_chunk(start: int) -> tuple[dict[str, np.ndarray], list[str]]:
-        return _score_chunk(batch.rows(start, start + size), start, options, pipeline)
+        return _score_chunk(batch.rows(start, start + size), start, options, resources)
 
     results = map_in_workers(score_chunk, range(0, len(batch), size), workers)
     warn_wordless([place for _, places in results for place in places], options.tokenizer)
