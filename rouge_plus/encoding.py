@@ -121,7 +121,8 @@ class TextPipeline:
         return None not in names and names not in _SPLITS_INSIDE_TOKENS
 
     def _item(self, text: str, by_sentence: bool) -> Item:
-        """What the vocabulary encodes for one text (see ``_items`` for the common case)."""
+        """What the vocabulary encodes for one text (``encode`` skips this for ASCII texts the
+        compiled tokenizer reads as they are)."""
         rule_applies = _RULE_APPLIES.get(self.tokenizer_name or "")
         if rule_applies is not None and rule_applies(text):
             if not by_sentence or self.splitter_name == "newline":
