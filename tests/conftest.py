@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import settings
 from support.shared_data import read_jsonl, shared_file
+
+# CI runs the same examples every time (a red build must be reproducible); local runs keep
+# exploring new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")
