@@ -27,8 +27,8 @@ setup(
     long_description_content_type="text/markdown",
     ext_modules=[
         Extension(
-            "rouge_plus._native",
-            sources=["rouge_plus/_native.c"],
+            "rouge_plus.kernels._native",
+            sources=["rouge_plus/kernels/_native.c"],
             extra_compile_args=flags,
             optional=True,
         )

@@ -16,9 +16,8 @@ from __future__ import annotations
 import argparse
 
 import rouge_plus
-from rouge_plus.chunked import concatenate
-from rouge_plus.cli_inputs import read_demo
-from rouge_plus.results import ExampleScores, aggregate
+from rouge_plus.readers import read_demo
+from rouge_plus.results import ExampleScores
 
 
 def shard(rows: list, rank: int, world_size: int) -> list:
@@ -33,7 +32,7 @@ def score_shard(scorer: rouge_plus.RougeScorer, predictions, references) -> Exam
 
 def reduce_on_rank_zero(scorer: rouge_plus.RougeScorer, gathered: list[ExampleScores]) -> dict:
     """Rank 0's corpus result from every rank's per-example scores, in rank order."""
-    return aggregate(concatenate(gathered), scorer.options)
+    return ExampleScores.concatenate(gathered).aggregate()
 
 
 def _torch_distributed():

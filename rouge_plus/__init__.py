@@ -1,8 +1,9 @@
 """rouge_plus: the whole ROUGE family, exact, fast and Unicode-aware.
 
 The scoring core (:class:`RougeScorer`, :func:`score`) needs only NumPy and NLTK; the Hugging Face
-``evaluate`` metric :class:`RougePlus` is imported on first use, so importing this package stays
-cheap when ``evaluate`` is not wanted.
+``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
+:func:`make_compute_metrics`) are imported on first use, so importing this package stays cheap
+when they are not wanted. See docs/ARCHITECTURE.md for the layout.
 """
 
 from __future__ import annotations
@@ -16,18 +17,36 @@ from .results import ExampleScores
 from .scorer import RougeScorer, score
 
 if TYPE_CHECKING:
+    from .integrations.hf_datasets import score_dataset
+    from .integrations.trainer import make_compute_metrics
     from .rouge_plus import RougePlus
 
 # A library's log records are the application's to show: without this, an application that has
 # not configured logging would see every warning twice (once by logging's last-resort handler).
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
-__all__ = ["ExampleScores", "RougePlus", "RougeScorer", "ScoreOptions", "__version__", "score"]
+__all__ = [
+    "ExampleScores",
+    "RougePlus",
+    "RougeScorer",
+    "ScoreOptions",
+    "__version__",
+    "make_compute_metrics",
+    "score",
+    "score_dataset",
+]
+
+# Public names imported on first use: name -> module.
+_LAZY = {
+    "RougePlus": ".rouge_plus",
+    "score_dataset": ".integrations.hf_datasets",
+    "make_compute_metrics": ".integrations.trainer",
+}
 
 
 def __getattr__(name: str) -> object:
-    if name == "RougePlus":
-        from .rouge_plus import RougePlus
+    if name in _LAZY:
+        import importlib
 
-        return RougePlus
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

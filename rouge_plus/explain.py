@@ -32,19 +32,20 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
+from .kernels.lcs import lcs_path
 from .kernels.matching import matched_pairs
 from .kernels.ngram import ngram_counts
+from .kernels.python import ASCII_WORD
 from .options import ScoreOptions
-from .stemming import get_stemmer
-from .stopwords import StopwordSpec, resolve_stopwords
-from .synonyms import Synonyms, load_synonyms
-from .tokenizers import Tokenizer, get_tokenizer
+from .resources import get_stemmer
+from .rouge2.synonyms import Synonyms, load_synonyms
+from .text.stopwords import StopwordSpec, resolve_stopwords
+from .text.tokenizers import Tokenizer, get_tokenizer
 
 MATCH_KINDS = ("ngram", "lcs", "both", "synonym")
 
 # No built-in tokenizer joins characters across whitespace (as str.isspace and re's \s define it).
 _WORD = re.compile(r"\S+")
-_ASCII_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -85,13 +86,14 @@ def _word_spans(word: str, offset: int, tokenize: Tokenizer) -> list[TokenSpan]:
     tokens = tokenize(word)
     if not tokens:
         return []
-    if word.isascii() and tokenize.name in ("default", "rouge_score"):
-        runs = _ASCII_ALNUM_RUN.finditer(word)
+    if word.isascii() and tokenize.native_when is not None:
+        # The tokens are the compiled rule's: the runs of ASCII letters and digits.
+        runs = ASCII_WORD.finditer(word)
         return [
             TokenSpan(offset + m.start(), offset + m.end(), t)
             for m, t in zip(runs, tokens, strict=True)
         ]
-    if len(tokens) == 1 and tokenize.name == "whitespace":
+    if tokens == [word.lower()]:
         return [TokenSpan(offset, offset + len(word), tokens[0])]
     return _aligned_spans(word, offset, tokens, tokenize)
 
@@ -140,7 +142,7 @@ def explain_pair(
     stem = get_stemmer(stemmer) if use_stemmer else None
     pred = _Side.of(prediction, tokenizer, stopwords, stem)
     ref = _Side.of(reference, tokenizer, stopwords, stem)
-    pairs = lcs_pairs(ref.units, pred.units)
+    pairs = lcs_path(ref.units, pred.units)
     ref_lcs = {i for i, _ in pairs}
     pred_lcs = {j for _, j in pairs}
     pred_ngram, ref_ngram = matched_ngram_positions(
@@ -280,43 +282,3 @@ def _covered(tokens: Sequence[Hashable], n: int, budget: Counter, prefer: set[in
             remaining[gram] -= 1
             covered.update(range(start, start + n))
     return covered
-
-
-def lcs_pairs(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[tuple[int, int]]:
-    """``(reference position, prediction position)`` of every match on ROUGE's LCS path.
-
-    The same traceback as :func:`rouge_plus.kernels.lcs.lcs_ref_positions` (diagonal on a
-    match, left when ``T[i][j-1] > T[i-1][j]``, up on ties), also returning the prediction
-    side. The table is kept as bit-parallel columns, so memory is O(len(pred)) integers.
-    """
-    if not ref or not pred:
-        return []
-    masks: dict[Hashable, int] = {}
-    for i, token in enumerate(ref):
-        masks[token] = masks.get(token, 0) | (1 << i)
-    full = (1 << len(ref)) - 1
-    columns = [full]
-    for token in pred:
-        column = columns[-1]
-        match = masks.get(token)
-        if match:
-            low = column & match
-            column = ((column + low) | (column - low)) & full
-        columns.append(column)
-
-    def table(i: int, j: int) -> int:
-        return i - (columns[j] & ((1 << i) - 1)).bit_count()
-
-    pairs = []
-    i, j = len(ref), len(pred)
-    while i > 0 and j > 0:
-        if ref[i - 1] == pred[j - 1]:
-            pairs.append((i - 1, j - 1))
-            i -= 1
-            j -= 1
-        elif table(i, j - 1) > table(i - 1, j):
-            j -= 1
-        else:
-            i -= 1
-    pairs.reverse()
-    return pairs

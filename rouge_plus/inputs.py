@@ -7,7 +7,7 @@ so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +44,18 @@ class Batch:
 
     def rows(self, start: int, stop: int) -> Batch:
         return Batch(self.predictions[start:stop], self.references[start:stop])
+
+    def text_place(self, start: int = 0) -> Callable[[int], str]:
+        """Names text ``i`` of :attr:`texts` in messages, counting rows from ``start`` (the first
+        row of this batch within the user's input)."""
+
+        def place(i: int) -> str:
+            if i < len(self):
+                return f"predictions[{start + i}]"
+            row, k = self.reference_position(i - len(self))
+            return f"references[{start + row}][{k}]"
+
+        return place
 
 
 def _as_list(values: object, argument: str) -> list:

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._version import __version__
-from .aggregation import AGGREGATIONS
-from .fmeasure import FMeasure
-from .multiref import MULTI_REF_MODES
-from .pos import load_tagger
-from .rouge_types import Measure, parse_rouge_types
-from .sentences import get_sentence_splitter
-from .synonyms import load_synonyms
-from .tokenizers import get_tokenizer
+from .corpus.aggregation import AGGREGATIONS
+from .rouge2.pos import tagger_label
+from .rouge2.synonyms import synonyms_label
+from .scoring.fmeasure import FMeasure
+from .scoring.measures import Measure, parse_rouge_types
+from .scoring.multiref import MULTI_REF_MODES
+from .text.sentences import get_sentence_splitter
+from .text.tokenizers import get_tokenizer
 
 
 def _require_bool(name: str, value: object) -> bool:
@@ -183,8 +183,16 @@ class ScoreOptions:
             return None
         return "rouge155" if self.rouge155 else "porter"
 
-    def signature(self) -> str:
-        """Every setting that changes a score, and the package version."""
+    @property
+    def has_topic(self) -> bool:
+        return any(m.kind == "topic" for m in self.rouge_types)
+
+    def signature(self, synonyms_name: str | None = None, tagger_name: str | None = None) -> str:
+        """Every setting that changes a score, and the package version.
+
+        Data sources are named without being loaded; a scoring call that has loaded them passes
+        their names (``synonyms_name``, ``tagger_name``) so a user's file is read only once.
+        """
         parts = [
             "rouge_plus",
             f"types:{','.join(self.type_names)}",
@@ -198,11 +206,11 @@ class ScoreOptions:
             f"agg:{self.aggregation}",
         ]
         if self.needs_synonyms:
-            parts.append(f"syn:{load_synonyms(self.synonyms).name}")
-        if any(m.kind == "topic" for m in self.rouge_types):
-            tagger = (
-                "pretagged" if self.pos_tagger == "pretagged" else load_tagger(self.pos_tagger).name
-            )
+            parts.append(f"syn:{synonyms_name or synonyms_label(self.synonyms)}")
+        if self.has_topic:
+            if self.pos_tagger == "pretagged":
+                tagger_name = "pretagged"
+            tagger = tagger_name or tagger_label(self.pos_tagger)
             parts.append(f"topic:{'|'.join(self.topic_prefixes)},tagger:{tagger}")
         if self.max_words or self.max_bytes:
             parts.append(f"limit:{self.max_words or '-'}w,{self.max_bytes or '-'}b")

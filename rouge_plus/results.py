@@ -1,32 +1,112 @@
-"""Per-example scores and the flat result dicts built from them."""
+"""Per-example scores that carry their options, and the flat result dicts built from them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .aggregation import Interval, bootstrap_interval, mean_scores, rouge155_interval
+from .corpus.aggregation import Interval, bootstrap_interval, mean_scores, rouge155_interval
 from .options import ScoreOptions
 
-_COLUMNS = ("precision", "recall", "fmeasure")
+# The columns of every per-example score array, in order.
+SCORE_COLUMNS = ("precision", "recall", "fmeasure")
 
 
 @dataclass(frozen=True)
 class ExampleScores:
-    """Per-example scores: for each ROUGE type an ``(n, 3)`` array of precision, recall, F."""
+    """Per-example scores: for each ROUGE type an ``(n, 3)`` array of precision, recall, F,
+    with the options that produced them and their signature.
+
+    Per-example scores do not depend on which other rows were scored with them, so the scores
+    of chunks joined with :meth:`concatenate` equal those of one call over every row.
+    """
 
     scores: dict[str, np.ndarray]
+    options: ScoreOptions
     signature: str
 
     def __len__(self) -> int:
         return len(next(iter(self.scores.values())))
 
+    def result(self) -> dict[str, float] | dict[str, list[float]]:
+        """What ``score()`` returns: the aggregate, or per-example lists when the options say
+        ``use_aggregator=False``."""
+        return self.aggregate() if self.options.use_aggregator else self.per_example()
+
+    def aggregate(self, options: ScoreOptions | None = None) -> dict[str, float]:
+        """The corpus result as a flat dict of Python floats (``result["rouge1"]`` is F).
+
+        ``options`` overrides how to aggregate and which keys to report (by default, the
+        options the scores were computed with).
+        """
+        options = options or self.options
+        result: dict[str, float] = {}
+        with_pr = options.return_precision_recall
+        for name, values in self.scores.items():
+            if options.aggregation == "bootstrap":
+                interval = _interval(values, options)
+                result.update(_flat_keys(name, interval.mid, with_pr))
+                result.update(_flat_keys(name, interval.low, with_pr, "_low"))
+                result.update(_flat_keys(name, interval.high, with_pr, "_high"))
+            else:
+                result.update(_flat_keys(name, mean_scores(values), with_pr))
+        return {key: float(value) for key, value in result.items()}
+
+    def per_example(self, options: ScoreOptions | None = None) -> dict[str, list[float]]:
+        """Per-example lists of Python floats, keyed like :meth:`aggregate`."""
+        with_pr = (options or self.options).return_precision_recall
+        result: dict[str, list[float]] = {}
+        for name, values in self.scores.items():
+            result.update(_flat_keys(name, values, with_pr))
+        return {key: [float(v) for v in value] for key, value in result.items()}
+
+    def columns(self) -> dict[str, list[float]]:
+        """Every ``<type>_precision``/``_recall``/``_fmeasure`` column as Python floats."""
+        return {
+            f"{name}_{column}": values[:, i].tolist()
+            for name, values in self.scores.items()
+            for i, column in enumerate(SCORE_COLUMNS)
+        }
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[ExampleScores]) -> ExampleScores:
+        """One :class:`ExampleScores` holding the rows of ``parts`` in order."""
+        if not parts:
+            raise ValueError("there is nothing to score: no rows")
+        first = parts[0]
+        scores = {
+            name: np.concatenate([part.scores[name] for part in parts]) for name in first.scores
+        }
+        return cls(scores, first.options, first.signature)
+
+    @classmethod
+    def from_columns(
+        cls, columns: Mapping[str, Sequence[float]], options: ScoreOptions
+    ) -> ExampleScores:
+        """Rebuild per-example arrays from ``<type>_precision``/``_recall``/``_fmeasure``
+        columns (the inverse of :meth:`columns`)."""
+        scores = {
+            name: np.column_stack(
+                [np.asarray(columns[f"{name}_{col}"], dtype=np.float64) for col in SCORE_COLUMNS]
+            )
+            for name in options.type_names
+        }
+        return cls(scores, options, options.signature())
+
+
+def score_column_names(options: ScoreOptions) -> list[str]:
+    """Names of the per-example columns, e.g. ``rouge1_precision``, in :meth:`columns` order."""
+    return [f"{name}_{column}" for name in options.type_names for column in SCORE_COLUMNS]
+
 
 def _flat_keys(name: str, values: np.ndarray, with_pr: bool, suffix: str = "") -> dict:
     keys = {f"{name}{suffix}": values[..., 2]}
     if with_pr:
-        keys.update({f"{name}_{col}{suffix}": values[..., i] for i, col in enumerate(_COLUMNS)})
+        keys.update(
+            {f"{name}_{col}{suffix}": values[..., i] for i, col in enumerate(SCORE_COLUMNS)}
+        )
     return keys
 
 
@@ -44,29 +124,3 @@ def _interval(values: np.ndarray, options: ScoreOptions) -> Interval:
         n_resamples=options.n_resamples,
         seed=options.seed,
     )
-
-
-def aggregate(examples: ExampleScores, options: ScoreOptions) -> dict[str, float]:
-    """The corpus result as a flat dict of Python floats (``result["rouge1"]`` is F)."""
-    result: dict[str, float] = {}
-    for name, values in examples.scores.items():
-        if options.aggregation == "bootstrap":
-            interval = _interval(values, options)
-            result.update(_flat_keys(name, interval.mid, options.return_precision_recall))
-            for bound in ("low", "high"):
-                result.update(
-                    _flat_keys(
-                        name, getattr(interval, bound), options.return_precision_recall, f"_{bound}"
-                    )
-                )
-        else:
-            result.update(_flat_keys(name, mean_scores(values), options.return_precision_recall))
-    return {key: float(value) for key, value in result.items()}
-
-
-def per_example(examples: ExampleScores, options: ScoreOptions) -> dict[str, list[float]]:
-    """Per-example lists of Python floats, keyed like :func:`aggregate`."""
-    result: dict[str, list[float]] = {}
-    for name, values in examples.scores.items():
-        result.update(_flat_keys(name, values, options.return_precision_recall))
-    return {key: [float(v) for v in value] for key, value in result.items()}

@@ -13,7 +13,6 @@ import evaluate
 
 from rouge_plus.inputs import normalize_inputs
 from rouge_plus.options import ScoreOptions
-from rouge_plus.results import aggregate, per_example
 from rouge_plus.scorer import score_examples
 
 _CITATION = """\
@@ -122,12 +121,7 @@ class RougePlus(evaluate.Metric):
         return self._options(options).signature()
 
     def _score(self, predictions, references, options: ScoreOptions):
-        examples = score_examples(normalize_inputs(predictions, references), options)
-        return (
-            aggregate(examples, options)
-            if options.use_aggregator
-            else per_example(examples, options)
-        )
+        return score_examples(predictions, references, options).result()
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the given inputs (and any added with ``add_batch``) under the merged options."""

@@ -1,4 +1,4 @@
-"""The scoring core: predictions and references in, per-example and corpus scores out.
+"""The facade every front end calls: predictions and references in, per-example scores out.
 
 Usable without ``evaluate``::
 
@@ -6,106 +6,106 @@ Usable without ``evaluate``::
     scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
     scorer.score(["the cat sat"], [["a cat sat", "the cat is sitting"]])
 
-The whole batch is encoded once (one vocabulary, one tokenization per text), every ROUGE type is
-counted over all (prediction, reference) pairs, references are reduced per row, and only then are
-scores aggregated.
+:func:`score_examples` validates its inputs, resolves the options' resources once, and scores
+the rows chunk by chunk: each chunk is encoded once (one vocabulary, one tokenization per text),
+every ROUGE type is counted over all its (prediction, reference) pairs, and references are
+reduced per row. The :class:`~rouge_plus.results.ExampleScores` it returns carry their options,
+so ``.aggregate()``, ``.per_example()`` and ``.columns()`` need nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import numpy as np
 
-from .counting import count_measures
-from .diagnostics import text_places, warn_wordless, wordless_places
-from .encoding import TextPipeline
 from .inputs import Batch, normalize_inputs
-from .multiref import reduce_references
 from .options import ScoreOptions
-from .parallel import default_workers, map_in_workers
-from .pipelines import text_pipeline, topic_words
-from .results import ExampleScores, aggregate, per_example
-from .synonyms import Synonyms, load_synonyms
+from .resources import Resources
+from .results import ExampleScores
+from .scoring.counting import count_texts
+from .scoring.multiref import reduce_references
+from .text.diagnostics import warn_wordless, wordless_places
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
 
-
-@dataclass(frozen=True)
-class _Resources:
-    """What every chunk of a call shares, resolved once per call: the text pipeline, the
-    synonym source (a user's file or mapping is parsed once, not once per chunk) and the
-    topic-word tagger."""
-
-    pipeline: TextPipeline
-    synonyms: Synonyms | None
-    topic_words: Callable[[str], list[str]] | None
-
-    @classmethod
-    def for_options(cls, options: ScoreOptions) -> _Resources:
-        has_topic = any(m.kind == "topic" for m in options.rouge_types)
-        return cls(
-            text_pipeline(options),
-            load_synonyms(options.synonyms) if options.needs_synonyms else None,
-            topic_words(options) if has_topic else None,
-        )
+Chunk = TypeVar("Chunk")
+Result = TypeVar("Result")
 
 
-def _count_chunk(
-    texts: list[str],
-    pred_docs: np.ndarray,
-    ref_docs: np.ndarray,
+def score_examples(
+    predictions: object,
+    references: object,
     options: ScoreOptions,
-    resources: _Resources,
-    place: Callable[[int], str],
-) -> tuple[dict, np.ndarray]:
-    """Counts of every measure, and the token count of each text (for the wordless warning)."""
-    pipeline, synonyms = resources.pipeline, resources.synonyms
-    regular = [m for m in options.rouge_types if m.kind != "topic"]
-    by_sentence = [m for m in regular if m.uses_sentences]
-    whole = [m for m in regular if not m.uses_sentences]
-    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
-    encoded = pipeline.encode(
-        texts,
-        by_sentence=bool(by_sentence),
-        whole_too=separate,
-        keep_words=any(m.synonyms for m in regular),
-        describe=place,
-    )
-    if separate:
-        shift = len(texts)
-        counts = count_measures(whole, encoded, pred_docs, ref_docs, synonyms)
-        counts.update(
-            count_measures(by_sentence, encoded, pred_docs + shift, ref_docs + shift, synonyms)
-        )
-    else:
-        counts = count_measures(regular, encoded, pred_docs, ref_docs, synonyms)
-    topic = [m for m in options.rouge_types if m.kind == "topic"]
-    if topic:
-        topics = pipeline.encode_topics(
-            texts, resources.topic_words, keep_words=any(m.synonyms for m in topic)
-        )
-        plain = [m for m in topic if not m.unique]
-        unique = [m for m in topic if m.unique]
-        counts.update(count_measures(plain, topics, pred_docs, ref_docs, synonyms))
-        if unique:
-            distinct = topics.unique_per_document()
-            counts.update(count_measures(unique, distinct, pred_docs, ref_docs, synonyms))
-    return counts, encoded.tokenized_counts[: len(texts)]
+    *,
+    chunk_size: int | None = None,
+    on_chunk: Callable[[int, int], None] | None = None,
+) -> ExampleScores:
+    """Per-example scores of every row under ``options``.
+
+    With ``chunk_size``, rows are scored that many at a time and ``on_chunk(start, stop)`` is
+    called after each chunk (rows ``start:stop``), e.g. to advance a progress bar; the scores do
+    not depend on it. Error messages count rows from 0 over the whole input.
+    """
+    if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    batch = normalize_inputs(predictions, references)
+    resources = Resources.for_options(options)
+    size = chunk_size or len(batch)
+    parts = []
+    for start in range(0, len(batch), size):
+        stop = min(start + size, len(batch))
+        scores = _score_rows(batch.rows(start, stop), start, options, resources)
+        parts.append(ExampleScores(scores, options, resources.signature))
+        if on_chunk is not None:
+            on_chunk(start, stop)
+    return ExampleScores.concatenate(parts)
+
+
+def _score_rows(
+    batch: Batch, first_row: int, options: ScoreOptions, resources: Resources
+) -> dict[str, np.ndarray]:
+    """Per-row scores of ``batch`` (rows ``first_row ..`` of the input), in chunks of at most
+    ``CHUNK_ROWS`` rows, on ``options.num_proc`` threads; warns once about texts without tokens.
+
+    Chunks are independent; on several threads they score in parallel because the compiled
+    kernels release the GIL.
+    """
+    workers = default_workers() if options.num_proc is None else options.num_proc
+    size = _chunk_rows(len(batch), workers)
+
+    def score_chunk(start: int) -> tuple[dict[str, np.ndarray], list[str]]:
+        return _score_chunk(batch.rows(start, start + size), first_row + start, options, resources)
+
+    results = map_in_workers(score_chunk, range(0, len(batch), size), workers)
+    warn_wordless([place for _, places in results for place in places], options.tokenizer)
+    return {
+        name: np.concatenate([scores[name] for scores, _ in results]) for name in options.type_names
+    }
 
 
 def _score_chunk(
-    batch: Batch, start: int, options: ScoreOptions, resources: _Resources
+    batch: Batch, first_row: int, options: ScoreOptions, resources: Resources
 ) -> tuple[dict[str, np.ndarray], list[str]]:
-    """Per-row scores of one chunk (rows ``start ..``), and where its wordless texts are."""
+    """Per-row scores of one chunk, and where its texts without tokens are."""
     n_rows = len(batch)
     texts = batch.texts
     owner = batch.pair_owner
-    pred_docs, ref_docs = owner, np.arange(n_rows, n_rows + len(owner), dtype=np.int64)
-    place = text_places(batch, start)
-    counts, token_counts = _count_chunk(texts, pred_docs, ref_docs, options, resources, place)
+    place = batch.text_place(first_row)
+    counts, token_counts = count_texts(
+        options.rouge_types,
+        texts,
+        owner,
+        np.arange(n_rows, n_rows + len(owner), dtype=np.int64),
+        resources.pipeline,
+        synonyms=resources.synonyms,
+        topic_words=resources.topic_words,
+        describe=place,
+    )
     scores = {
         measure.name: reduce_references(
             options.multi_ref,
@@ -130,28 +130,24 @@ def _chunk_rows(n_rows: int, workers: int) -> int:
     return max(1, -(-n_rows // (workers * rounds)))
 
 
-def score_examples(batch: Batch, options: ScoreOptions) -> ExampleScores:
-    """Score every row of a validated batch under ``options``, chunk by chunk.
+def default_workers() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
-    Chunks are independent; with ``num_proc`` above 1 they run on that many threads, which
-    score in parallel because the compiled kernels release the GIL.
+
+def map_in_workers(
+    function: Callable[[Chunk], Result], chunks: Sequence[Chunk], num_workers: int = 1
+) -> list[Result]:
+    """``[function(chunk) for chunk in chunks]``, computed on up to ``num_workers`` threads.
+
+    One worker (or a single chunk) runs inline in the calling thread. The first exception raised
+    by a chunk, in chunk order, propagates.
     """
-    resources = _Resources.for_options(options)
-    workers = default_workers() if options.num_proc is None else options.num_proc
-    size = _chunk_rows(len(batch), workers)
-
-    def score_chunk(start: int) -> tuple[dict[str, np.ndarray], list[str]]:
-        return _score_chunk(batch.rows(start, start + size), start, options, resources)
-
-    results = map_in_workers(score_chunk, range(0, len(batch), size), workers)
-    warn_wordless([place for _, places in results for place in places], options.tokenizer)
-    return ExampleScores(
-        {
-            name: np.concatenate([scores[name] for scores, _ in results])
-            for name in options.type_names
-        },
-        options.signature(),
-    )
+    workers = min(num_workers, len(chunks))
+    if workers <= 1:
+        return [function(chunk) for chunk in chunks]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(function, chunks))
 
 
 class RougeScorer:
@@ -165,16 +161,13 @@ class RougeScorer:
         return self.options.signature()
 
     def score_examples(self, predictions: object, references: object) -> ExampleScores:
-        return score_examples(normalize_inputs(predictions, references), self.options)
+        return score_examples(predictions, references, self.options)
 
     def score(
         self, predictions: object, references: object
     ) -> dict[str, float] | dict[str, list[float]]:
         """Aggregated scores, or per-example lists when ``use_aggregator=False``."""
-        examples = self.score_examples(predictions, references)
-        if self.options.use_aggregator:
-            return aggregate(examples, self.options)
-        return per_example(examples, self.options)
+        return self.score_examples(predictions, references).result()
 
 
 def score(predictions: object, references: object, **options: object) -> dict:

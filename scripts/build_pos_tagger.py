@@ -18,8 +18,8 @@ File format (JSON, gzip-compressed, format version 1)
 - ``classes``: the tag set; ``tagdict``: word -> tag for frequent unambiguous words.
 - ``features``: the feature names, newline-separated; ``weights``: a parallel newline-separated
   string, each line ``TAG weight TAG weight ...`` for one feature. Two long strings parse in a
-  few milliseconds, where a JSON object per feature takes most of a second; ``rouge_plus.pos``
-  decodes a feature's weights when the tagger first needs them.
+  few milliseconds, where a JSON object per feature takes most of a second;
+  ``rouge_plus.rouge2.pos`` decodes a feature's weights when the tagger first needs them.
 """
 
 from __future__ import annotations

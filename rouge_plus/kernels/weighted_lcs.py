@@ -72,20 +72,10 @@ def counts(
     pred_sents: Sentences,
     ref_sents: Sentences,
     weight: float,
-    *,
-    pred_unigrams: Sequence[Hashable] | None = None,
-    ref_unigrams: Sequence[Hashable] | None = None,
 ) -> tuple[float, float, float]:
-    """``(hit, pred_base, ref_base)`` with ``pred_base = f(n)`` and ``ref_base = f(Σ_r f(|r|))``.
-
-    ``pred_unigrams``/``ref_unigrams`` are the token lists the clipping counts and ``n`` come from;
-    they default to the sentences' tokens, and differ only under 1.5.5's ``-b`` byte limit (see
-    :mod:`rouge_plus.length_limit`).
-    """
-    if pred_unigrams is None:
-        pred_unigrams = [token for sentence in pred_sents for token in sentence]
-    if ref_unigrams is None:
-        ref_unigrams = [token for sentence in ref_sents for token in sentence]
+    """``(hit, pred_base, ref_base)`` with ``pred_base = f(n)`` and ``ref_base = f(Σ_r f(|r|))``."""
+    pred_unigrams = [token for sentence in pred_sents for token in sentence]
+    ref_unigrams = [token for sentence in ref_sents for token in sentence]
     longest = max((len(sentence) for sentence in (*pred_sents, *ref_sents)), default=0)
     powers = [k**weight for k in range(longest + 2)]
     pred_left = Counter(pred_unigrams)
@@ -107,23 +97,3 @@ def counts(
                 ref_left[token] -= 1
                 pred_left[token] -= 1
     return hit, len(pred_unigrams) ** weight, ref_weight**weight
-
-
-def _inverse(value: float, weight: float) -> float:
-    return value ** (1 / weight)
-
-
-def finalize(hit: float, pred_base: float, ref_base: float, weight: float) -> tuple[float, float]:
-    """``(f⁻¹(hit / pred_base), f⁻¹(hit / ref_base))`` = (precision, recall); 0 on a zero base."""
-    precision = _inverse(hit / pred_base, weight) if pred_base else 0.0
-    recall = _inverse(hit / ref_base, weight) if ref_base else 0.0
-    return precision, recall
-
-
-def best_reference_key(hit: float, pred_base: float, ref_base: float, weight: float) -> float:
-    """What 1.5.5's ``-f B`` maximizes per reference (first wins on ties).
-
-    It is the recall *before* the second weighting, ``f⁻¹(hit / Σ_r f(|r|))``, unrounded — not
-    the reported recall, and the two can rank references differently.
-    """
-    return _inverse(hit / _inverse(ref_base, weight), weight) if ref_base else 0.0

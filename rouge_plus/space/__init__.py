@@ -1,15 +1,13 @@
-"""The logic behind the Gradio app (``app.py``), importable without Gradio.
+"""The Gradio Space: ``page`` builds the page (``app.py`` at the repository root launches it);
+the other modules are its logic, importable and tested without Gradio.
 
+- :mod:`.api`: the ``/score`` endpoint, whose parameters come from the options dataclass;
 - :mod:`.pair_input`: the single-pair text boxes (references separated by ``---``);
-- :mod:`.corpus_files`: reading and validating an uploaded CSV/JSONL corpus, writing the
-  per-example download;
+- :mod:`.corpus_files`: an uploaded or pasted corpus, the column pickers, the download;
 - :mod:`.scoring`: the options the page offers, and scoring a pair or a corpus with them;
 - :mod:`.render`: HTML tables, highlighted texts and the page's CSS;
 - :mod:`.histogram`: the per-example F histogram (matplotlib).
 
-Problems with what the user gave raise :class:`InputError`, whose message is shown as is.
+Problems with what the user gave raise :class:`~rouge_plus.readers.InputError`, whose message
+is shown as is.
 """
-
-from .errors import InputError
-
-__all__ = ["InputError"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import InputError
+from ..readers import InputError
 
 MAX_PAIR_CHARS = 20_000
 

@@ -10,15 +10,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import rouge_types as registry
 from ..explain import PairExplanation, explain_with_options
 from ..options import ScoreOptions
-from ..results import ExampleScores, aggregate
+from ..readers import InputError
+from ..results import SCORE_COLUMNS, ExampleScores
 from ..scorer import score
-from ..stopwords import smart_words_file
-from .errors import InputError
+from ..scoring.measures import DEFAULT_ROUGE_TYPES
+from ..text.stopwords import smart_words_file
 
-DEFAULT_TYPES = list(registry.DEFAULT_ROUGE_TYPES)
+DEFAULT_TYPES = list(DEFAULT_ROUGE_TYPES)
 
 # The type picker's list; other valid names (rougeW-1.5, rougeS9, ...) can be typed in.
 TYPE_CHOICES = (
@@ -97,7 +97,7 @@ def pair_scores(prediction: str, references: list[str], options: dict) -> dict[s
     """``{rouge_type: (precision, recall, f)}`` for one prediction and its references."""
     result = score([prediction], [references], return_precision_recall=True, **options)
     return {
-        name: tuple(result[f"{name}_{column}"] for column in ("precision", "recall", "fmeasure"))
+        name: tuple(result[f"{name}_{column}"] for column in SCORE_COLUMNS)
         for name in options["rouge_types"]
     }
 
@@ -138,7 +138,7 @@ def corpus_summary(
         seed=int(seed),
         return_precision_recall=True,
     )
-    summary = aggregate(examples, bootstrap)
+    summary = examples.aggregate(bootstrap)
     for name, values in examples.scores.items():
         summary[f"{name}_mean"] = float(values[:, 2].mean())
     return summary

@@ -13,7 +13,8 @@ then its reference files; one line of a text is one sentence. Row ``k`` (0-based
 evaluation id ``k + 1`` and the script names its instance ``"{k + 1}.X"`` (``X`` is the default
 system id of ``-z`` mode). ``-d`` prints instances sorted by the number (row order), which is
 how they are parsed here; the bootstrap instead walks them in plain string order
-(``"1.X" < "10.X" < "100.X" < "2.X"``), which ``rouge_plus.bootstrap155.rouge155_order`` mirrors.
+(``"1.X" < "10.X" < "100.X" < "2.X"``), which
+``rouge_plus.rouge155.bootstrap.rouge155_order`` mirrors.
 
 Runs are cached in the process and on disk (system temp folder, keyed by a hash of the script,
 the rows and the flags), so a second session does not wait for Perl again.

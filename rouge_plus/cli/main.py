@@ -1,0 +1,342 @@
+"""The ``rouge-plus`` command line (also ``python -m rouge_plus``).
+
+Examples::
+
+    rouge-plus --demo
+    rouge-plus --predictions preds.txt --references refs_a.txt refs_b.txt --use-stemmer
+    rouge-plus --jsonl data.jsonl --rouge-types rouge1 rougeLsum --format json
+    rouge-plus --csv data.csv --reference-column summary --per-example --format csv -o scores.csv
+
+Every field of :class:`~rouge_plus.options.ScoreOptions` is a flag: the common ones are declared
+below with their help text, and any field the core adds later gets a flag derived from its name
+and default value (``remove_stopwords`` → ``--remove-stopwords/--no-remove-stopwords``), so new
+options reach the command line without changes here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+from tqdm import tqdm
+
+from .._version import __version__
+from ..corpus.aggregation import AGGREGATIONS
+from ..options import ScoreOptions
+from ..readers import (
+    Corpus,
+    InputError,
+    corpus_from_records,
+    read_demo,
+    read_records,
+    read_saved_dataset,
+    read_text_files,
+)
+from ..results import ExampleScores
+from ..scorer import score_examples
+from ..scoring.multiref import MULTI_REF_MODES
+from ..text.sentences import available_sentence_splitters, get_sentence_splitter
+from ..text.tokenizers import available_tokenizers, get_tokenizer
+from .report import FORMATS, render_aggregate, render_per_example
+
+PROG = "rouge-plus"
+_DEST_PREFIX = "option_"
+
+# ScoreOptions fields the command line sets another way: --beta/--alpha build `fmeasure`, and
+# `use_aggregator` is --per-example.
+_NOT_FLAGS = {"fmeasure", "use_aggregator"}
+
+
+def _declared_options() -> dict[str, tuple[str, dict]]:
+    """Option name → (flag, argparse keywords) for the options with hand-written help."""
+    return {
+        "rouge_types": (
+            "--rouge-types",
+            {
+                "nargs": "+",
+                "metavar": "TYPE",
+                "help": "ROUGE types to compute (default: rouge1 rouge2 rougeL rougeLsum)",
+            },
+        ),
+        "use_stemmer": (
+            "--use-stemmer",
+            {
+                "action": argparse.BooleanOptionalAction,
+                "help": "Porter-stem tokens longer than 3 characters, as rouge_score does",
+            },
+        ),
+        "tokenizer": (
+            "--tokenizer",
+            {
+                "metavar": "NAME",
+                "help": f"tokenizer: {', '.join(available_tokenizers())} (default: default)",
+            },
+        ),
+        "split_sentences": (
+            "--split-sentences",
+            {
+                "metavar": "NAME",
+                "help": "sentence splitting for rougeLsum: "
+                f"{', '.join(available_sentence_splitters())} (default: newline)",
+            },
+        ),
+        "multi_ref": (
+            "--multi-ref",
+            {
+                "choices": MULTI_REF_MODES,
+                "help": "how several references per example combine (default: best)",
+            },
+        ),
+        "beta": (
+            "--beta",
+            {
+                "type": float,
+                "metavar": "BETA",
+                "help": "weight of recall in F (default: 1)",
+            },
+        ),
+        "alpha": (
+            "--alpha",
+            {
+                "type": float,
+                "metavar": "ALPHA",
+                "help": "ROUGE-1.5.5's -p alpha instead of beta",
+            },
+        ),
+        "aggregation": (
+            "--aggregation",
+            {
+                "choices": AGGREGATIONS,
+                "help": "corpus aggregation (default: mean)",
+            },
+        ),
+        "confidence_level": (
+            "--confidence-level",
+            {
+                "type": float,
+                "metavar": "LEVEL",
+                "help": "bootstrap interval level (default: 0.95)",
+            },
+        ),
+        "n_resamples": (
+            "--n-resamples",
+            {
+                "type": int,
+                "metavar": "N",
+                "help": "bootstrap resamples (default: 1000)",
+            },
+        ),
+        "seed": ("--seed", {"type": int, "metavar": "SEED", "help": "bootstrap seed (default: 0)"}),
+        "return_precision_recall": (
+            "--precision-recall",
+            {
+                "action": "store_true",
+                "default": None,
+                "help": "JSON/CSV: also report <type>_precision, _recall, _fmeasure",
+            },
+        ),
+    }
+
+
+def _parse_value(text: str) -> object:
+    """A flag value for an option of unknown type: JSON if it parses, else the text itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _derived_flag(field: dataclasses.Field) -> tuple[str, dict]:
+    """A flag for a ScoreOptions field the command line has no hand-written entry for."""
+    if field.default is not dataclasses.MISSING:
+        default = field.default
+    elif field.default_factory is not dataclasses.MISSING:
+        default = field.default_factory()
+    else:
+        default = None
+    flag = "--" + field.name.replace("_", "-")
+    described = f"{field.name} (default: {default!r})"
+    if isinstance(default, bool):
+        return flag, {"action": argparse.BooleanOptionalAction, "help": described}
+    value_type = type(default) if isinstance(default, (int, float, str)) else _parse_value
+    return flag, {"type": value_type, "metavar": "VALUE", "help": described}
+
+
+def _option_flags() -> dict[str, tuple[str, dict]]:
+    flags = _declared_options()
+    for field in dataclasses.fields(ScoreOptions):
+        if field.name not in flags and field.name not in _NOT_FLAGS:
+            flags[field.name] = _derived_flag(field)
+    return flags
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        """Usage errors: one line on stderr and exit status 2, no usage dump."""
+        self.exit(2, f"{PROG}: error: {message} (see {PROG} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Score generated texts against references with the ROUGE family.",
+        epilog="Text files hold one text per line; inside a line, the two characters \\n mark "
+        "a sentence break (for rougeLsum) and \\\\ a backslash.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    source = parser.add_argument_group("input (choose one)").add_mutually_exclusive_group(
+        required=True
+    )
+    source.add_argument(
+        "--predictions",
+        type=Path,
+        metavar="FILE",
+        help="text file, one prediction per line (with --references)",
+    )
+    source.add_argument("--jsonl", type=Path, metavar="FILE", help="JSON Lines file")
+    source.add_argument("--csv", type=Path, metavar="FILE", help="CSV file with a header row")
+    source.add_argument(
+        "--dataset", type=Path, metavar="PATH", help="a datasets dataset saved with save_to_disk"
+    )
+    source.add_argument("--demo", action="store_true", help="score the bundled sample")
+    columns = parser.add_argument_group("input details")
+    columns.add_argument(
+        "--references",
+        type=Path,
+        nargs="+",
+        action="extend",
+        metavar="FILE",
+        help="reference text file(s), one per reference per example",
+    )
+    columns.add_argument("--prediction-column", default="prediction", metavar="NAME")
+    columns.add_argument(
+        "--reference-column",
+        default="references",
+        metavar="NAME",
+        help="a text or a (JSON) list of texts per row (default: references)",
+    )
+    columns.add_argument("--split", metavar="NAME", help="split of a saved DatasetDict")
+
+    scoring = parser.add_argument_group("scoring options")
+    for name, (flag, keywords) in _option_flags().items():
+        scoring.add_argument(flag, dest=_DEST_PREFIX + name, **{"default": None, **keywords})
+
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=FORMATS, default="table")
+    output.add_argument("--per-example", action="store_true", help="one row per example")
+    output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not stdout")
+    output.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+    output.add_argument(
+        "--chunk-size",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="rows scored at a time (default: 1000)",
+    )
+    return parser
+
+
+def _score_options(args: argparse.Namespace) -> ScoreOptions:
+    given = {
+        key.removeprefix(_DEST_PREFIX): value
+        for key, value in vars(args).items()
+        if key.startswith(_DEST_PREFIX) and value is not None
+    }
+    options = ScoreOptions.from_kwargs(**given)
+    get_tokenizer(options.tokenizer)  # unknown names fail now, before any file is read
+    get_sentence_splitter(options.split_sentences)
+    return options
+
+
+def _read_corpus(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Corpus:
+    if args.references and args.predictions is None:
+        parser.error("--references goes with --predictions")
+    if args.predictions is not None:
+        if not args.references:
+            parser.error("--predictions needs at least one --references FILE")
+        return read_text_files(args.predictions, args.references)
+    columns = (args.prediction_column, args.reference_column)
+    if args.jsonl is not None:
+        return corpus_from_records(read_records(args.jsonl, jsonl=True), *columns)
+    if args.csv is not None:
+        return corpus_from_records(read_records(args.csv, jsonl=False), *columns)
+    if args.dataset is not None:
+        return read_saved_dataset(args.dataset, args.split, *columns)
+    return read_demo()
+
+
+def _score(corpus: Corpus, options: ScoreOptions, args: argparse.Namespace) -> ExampleScores:
+    """Chunked scoring with a progress bar; the core's warnings become one line per chunk."""
+    predictions, references = corpus
+    show = args.progress
+    if show is None:
+        show = sys.stderr.isatty() and len(predictions) > args.chunk_size
+    bar = tqdm(total=len(predictions), unit="ex", disable=not show, file=sys.stderr, desc=PROG)
+    with warnings.catch_warnings(record=True) as caught, bar:
+        warnings.simplefilter("always")
+
+        def after_chunk(start: int, stop: int) -> None:
+            for warning in caught:
+                where = f"rows {start}-{stop - 1}: " if len(predictions) > stop - start else ""
+                bar.write(f"{PROG}: warning: {where}{warning.message}", file=sys.stderr)
+            caught.clear()
+            bar.update(stop - start)
+
+        return score_examples(
+            predictions, references, options, chunk_size=args.chunk_size, on_chunk=after_chunk
+        )
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _quiet_core_logger() -> None:
+    """The core logs what it also warns about; the command line shows the warnings only."""
+    core = logging.getLogger("rouge_plus")
+    if not any(isinstance(handler, logging.NullHandler) for handler in core.handlers):
+        core.addHandler(logging.NullHandler())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.chunk_size < 1:
+        parser.error(f"--chunk-size must be at least 1, got {args.chunk_size}")
+    try:
+        options = _score_options(args)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
+    _quiet_core_logger()
+    try:
+        examples = _score(_read_corpus(args, parser), options, args)
+        render = render_per_example if args.per_example else render_aggregate
+        text = render(examples, args.format) + "\n"
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            args.output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
+    except (InputError, TypeError, ValueError) as error:
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

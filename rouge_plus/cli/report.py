@@ -1,0 +1,89 @@
+"""Rendering scores for the command line: an aligned table, JSON or CSV.
+
+The JSON and CSV numbers are exactly what :func:`rouge_plus.score` returns for the same options
+(full float precision); the table rounds to four decimals for reading and always shows
+precision, recall and F, plus the reproducibility signature.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+
+from ..results import SCORE_COLUMNS, ExampleScores
+
+FORMATS = ("table", "json", "csv")
+_DECIMALS = 4
+
+
+def _number(value: float) -> str:
+    return f"{value:.{_DECIMALS}f}"
+
+
+def _aligned(rows: list[list[str]]) -> str:
+    """Columns padded to a common width: the first left-aligned, the others right-aligned."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _csv(rows: list[list[object]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue().rstrip("\n")
+
+
+def _summary_table(examples: ExampleScores) -> str:
+    options = examples.options
+    full = examples.aggregate(dataclasses.replace(options, return_precision_recall=True))
+    bootstrap = options.aggregation == "bootstrap"
+    title = f"F ({options.fmeasure.label})"
+    header = ["ROUGE", "Precision", "Recall", title]
+    if bootstrap:
+        level = f"{options.confidence_level:.0%}"
+        header = ["ROUGE"] + [f"{name} [{level} CI]" for name in header[1:]]
+    rows = [header]
+    for name in options.type_names:
+        cells = [name]
+        for column in SCORE_COLUMNS:
+            key = f"{name}_{column}"
+            cell = _number(full[key])
+            if bootstrap:
+                cell += f" [{_number(full[key + '_low'])}, {_number(full[key + '_high'])}]"
+            cells.append(cell)
+        rows.append(cells)
+    noun = "example" if len(examples) == 1 else "examples"
+    footer = f"{len(examples):,} {noun} · {examples.signature}"
+    return f"{_aligned(rows)}\n\n{footer}"
+
+
+def render_aggregate(examples: ExampleScores, fmt: str) -> str:
+    """The corpus scores in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "table":
+        return _summary_table(examples)
+    result = examples.aggregate()
+    if fmt == "json":
+        document = {"n_examples": len(examples), "signature": examples.signature, "scores": result}
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    return _csv([list(result), list(result.values())])
+
+
+def render_per_example(examples: ExampleScores, fmt: str) -> str:
+    """One row per example (keys as in ``score(..., use_aggregator=False)``) in ``fmt``."""
+    columns = examples.per_example()
+    keys = list(columns)
+    rows = [[index, *(columns[key][index] for key in keys)] for index in range(len(examples))]
+    if fmt == "json":
+        records = [dict(zip(["index", *keys], row, strict=True)) for row in rows]
+        document = {"signature": examples.signature, "examples": records}
+        return json.dumps(document, indent=2, ensure_ascii=False)
+    if fmt == "csv":
+        return _csv([["index", *keys], *rows])
+    text_rows = [["#", *keys]] + [[str(row[0]), *map(_number, row[1:])] for row in rows]
+    return f"{_aligned(text_rows)}\n\n{examples.signature}"

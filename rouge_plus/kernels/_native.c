@@ -1,0 +1,1459 @@
+/*
+ * rouge_plus._native: the hot loops of rouge_plus, in C.
+ *
+ * Two pieces, both exact re-statements of the pure-Python reference code:
+ *   - Vocabulary.encode: texts to token ids. A str item is tokenized here with rouge_score's rule
+ *     (lowercased runs of [a-z0-9]; every other code point separates tokens; "\n" ends a
+ *     sentence). The caller only passes str items for which that rule is the chosen tokenizer's
+ *     result; anything else arrives pre-tokenized as a list of sentences of str tokens.
+ *   - count_pairs: for every (prediction, reference) document pair and every requested measure,
+ *     the hit count and the two bases (rouge_plus/counting.py documents the contract). It runs
+ *     without the GIL, on buffers only.
+ *
+ * Mirrors: kernels/ngram.py (clipped n-gram overlap), kernels/lcs.py (bit-parallel LCS of
+ * Allison-Dix/Hyyro, the traceback rouge_score walks, and the clipped summary-level union LCS),
+ * kernels/weighted_lcs.py (ROUGE-1.5.5's ROUGE-W, same floating-point operation order) and
+ * kernels/skip_bigram.py (ROUGE-1.5.5's ROUGE-S/SU).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ growable buffers */
+
+typedef struct {
+    char *data;
+    Py_ssize_t len; /* bytes used */
+    Py_ssize_t cap; /* bytes allocated */
+} Buffer;
+
+static int buffer_reserve(Buffer *b, Py_ssize_t extra)
+{
+    if (b->len + extra <= b->cap)
+        return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra)
+        cap *= 2;
+    char *data = realloc(b->data, (size_t)cap);
+    if (!data)
+        return -1;
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static int buffer_append(Buffer *b, const void *src, Py_ssize_t n)
+{
+    if (buffer_reserve(b, n) < 0)
+        return -1;
+    memcpy(b->data + b->len, src, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+static int buffer_push_i32(Buffer *b, int32_t v) { return buffer_append(b, &v, sizeof v); }
+static int buffer_push_i64(Buffer *b, int64_t v) { return buffer_append(b, &v, sizeof v); }
+
+static void buffer_free(Buffer *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+/* ------------------------------------------------------------------ Vocabulary */
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t *slot_hash; /* open addressing, linear probing */
+    int32_t *slot_id;    /* -1 marks an empty slot */
+    Py_ssize_t n_slots;  /* a power of two */
+    Py_ssize_t n_words;
+    Buffer text;    /* the words' UTF-8 bytes, back to back */
+    Buffer offsets; /* int64 start of each word in text, plus one end offset */
+    int busy;       /* set while encode runs, part of it without the GIL */
+} Vocabulary;
+
+/* FNV-1a, one byte at a time, so the tokenizer can hash a word while it reads it. */
+#define FNV_OFFSET 1469598103934665603ULL
+static inline uint64_t fnv_step(uint64_t h, unsigned char c) { return (h ^ c) * 1099511628211ULL; }
+static inline uint64_t fnv_finish(uint64_t h) { return h ^ (h >> 29); }
+
+static uint64_t hash_bytes(const char *s, Py_ssize_t n)
+{
+    uint64_t h = FNV_OFFSET;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = fnv_step(h, (unsigned char)s[i]);
+    return fnv_finish(h);
+}
+
+static int vocabulary_grow(Vocabulary *v)
+{
+    Py_ssize_t n_slots = v->n_slots ? v->n_slots * 2 : 1024;
+    uint64_t *hashes = malloc(sizeof(uint64_t) * (size_t)n_slots);
+    int32_t *ids = malloc(sizeof(int32_t) * (size_t)n_slots);
+    if (!hashes || !ids) {
+        free(hashes);
+        free(ids);
+        return -1;
+    }
+    memset(ids, -1, sizeof(int32_t) * (size_t)n_slots);
+    for (Py_ssize_t i = 0; i < v->n_slots; i++) {
+        if (v->slot_id[i] < 0)
+            continue;
+        Py_ssize_t j = (Py_ssize_t)(v->slot_hash[i] & (uint64_t)(n_slots - 1));
+        while (ids[j] >= 0)
+            j = (j + 1) & (n_slots - 1);
+        hashes[j] = v->slot_hash[i];
+        ids[j] = v->slot_id[i];
+    }
+    free(v->slot_hash);
+    free(v->slot_id);
+    v->slot_hash = hashes;
+    v->slot_id = ids;
+    v->n_slots = n_slots;
+    return 0;
+}
+
+/* The id of a word whose hash_bytes is h, adding it when new; -1 on memory error. */
+static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_t h)
+{
+    if (2 * (v->n_words + 1) > v->n_slots && vocabulary_grow(v) < 0)
+        return -1;
+    Py_ssize_t mask = v->n_slots - 1;
+    Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)mask);
+    const int64_t *offsets = (const int64_t *)v->offsets.data;
+    while (v->slot_id[j] >= 0) {
+        if (v->slot_hash[j] == h) {
+            int32_t id = v->slot_id[j];
+            int64_t start = offsets[id], end = offsets[id + 1];
+            if (end - start == n && memcmp(v->text.data + start, s, (size_t)n) == 0)
+                return id;
+        }
+        j = (j + 1) & mask;
+    }
+    if (v->n_words >= INT32_MAX - 1)
+        return -1;
+    if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
+        return -1;
+    v->slot_hash[j] = h;
+    v->slot_id[j] = (int32_t)v->n_words;
+    return (int32_t)v->n_words++;
+}
+
+static int vocabulary_init(Vocabulary *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "", kwlist))
+        return -1;
+    if (self->offsets.len == 0 && buffer_push_i64(&self->offsets, 0) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void vocabulary_dealloc(Vocabulary *self)
+{
+    free(self->slot_hash);
+    free(self->slot_id);
+    buffer_free(&self->text);
+    buffer_free(&self->offsets);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int vocabulary_claim(Vocabulary *v)
+{
+    if (v->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Vocabulary is in use by another thread");
+        return -1;
+    }
+    v->busy = 1;
+    return 0;
+}
+
+typedef struct {
+    Buffer ids;       /* int32 token ids */
+    Buffer sentences; /* int64 token offset of each sentence start, plus the end */
+    Buffer documents; /* int64 sentence offset of each document start, plus the end */
+    Buffer word;      /* the current token, lowercased */
+} Encoded;
+
+static int encoded_close_sentence(Encoded *e, int64_t *sentence_start)
+{
+    int64_t here = e->ids.len / (Py_ssize_t)sizeof(int32_t);
+    if (here == *sentence_start)
+        return 0; /* empty sentences carry no tokens and change no score */
+    *sentence_start = here;
+    return buffer_push_i64(&e->sentences, here);
+}
+
+static int encoded_close_document(Encoded *e)
+{
+    return buffer_push_i64(&e->documents, e->sentences.len / (Py_ssize_t)sizeof(int64_t) - 1);
+}
+
+/* rouge_score's rule per code point below 128: the lowercased character inside a token, 0 for a
+ * separator. Every code point from 128 up separates tokens. */
+static unsigned char token_byte[128];
+
+static void init_token_bytes(void)
+{
+    for (int c = 0; c < 128; c++) {
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            token_byte[c] = (unsigned char)c;
+        else if (c >= 'A' && c <= 'Z')
+            token_byte[c] = (unsigned char)(c + 32);
+    }
+}
+
+static inline unsigned char token_char(Py_UCS4 c) { return c < 128 ? token_byte[c] : 0; }
+
+/* A str item, as the tokenizer reads it without the GIL (the item itself stays referenced). */
+typedef struct {
+    int kind; /* PyUnicode_1BYTE_KIND, ... */
+    const void *data;
+    Py_ssize_t length;
+} TextView;
+
+/*
+ * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
+ * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
+ */
+static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newlines,
+                       int64_t *sentence_start)
+{
+    const Py_ssize_t n = text.length;
+    const int kind = text.kind;
+    const void *data = text.data;
+    const unsigned char *latin1 = kind == PyUnicode_1BYTE_KIND ? data : NULL;
+    if (buffer_reserve(&e->word, n) < 0)
+        return -1;
+    char *word = e->word.data;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        Py_UCS4 c = latin1 ? latin1[i] : PyUnicode_READ(kind, data, i);
+        unsigned char lower = token_char(c);
+        if (!lower) {
+            if (c == '\n' && split_newlines && encoded_close_sentence(e, sentence_start) < 0)
+                return -1;
+            i++;
+            continue;
+        }
+        uint64_t h = FNV_OFFSET;
+        Py_ssize_t length = 0;
+        do {
+            word[length++] = (char)lower;
+            h = fnv_step(h, lower);
+            i++;
+            lower = i < n ? token_char(latin1 ? latin1[i] : PyUnicode_READ(kind, data, i)) : 0;
+        } while (lower);
+        int32_t id = vocabulary_id(v, word, length, fnv_finish(h));
+        if (id < 0 || buffer_push_i32(&e->ids, id) < 0)
+            return -1;
+    }
+    return encoded_close_sentence(e, sentence_start);
+}
+
+/*
+ * A token's UTF-8 bytes. A str holding lone surrogates has no strict UTF-8 form; it is encoded
+ * with "surrogatepass" (as words() decodes it) into *owner, which the caller releases.
+ */
+static const char *token_utf8(PyObject *token, Py_ssize_t *length, PyObject **owner)
+{
+    if (!PyUnicode_Check(token)) {
+        PyErr_SetString(PyExc_TypeError, "tokens must be str");
+        return NULL;
+    }
+    const char *utf8 = PyUnicode_AsUTF8AndSize(token, length);
+    if (utf8 || !PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+        return utf8;
+    PyErr_Clear();
+    *owner = PyUnicode_AsEncodedString(token, "utf-8", "surrogatepass");
+    if (!*owner)
+        return NULL;
+    *length = PyBytes_GET_SIZE(*owner);
+    return PyBytes_AS_STRING(*owner);
+}
+
+/* A pre-tokenized item: a list of sentences, each a list of str tokens. Needs the GIL. */
+static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t *sentence_start)
+{
+    PyObject *fast = PySequence_Fast(sentences, "pre-tokenized text must be a list of sentences");
+    if (!fast)
+        return -1;
+    for (Py_ssize_t s = 0; s < PySequence_Fast_GET_SIZE(fast); s++) {
+        PyObject *tokens =
+            PySequence_Fast(PySequence_Fast_GET_ITEM(fast, s), "a sentence must be a list of str");
+        if (!tokens) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(tokens); t++) {
+            PyObject *token = PySequence_Fast_GET_ITEM(tokens, t);
+            PyObject *encoded = NULL; /* owns the bytes of a token with lone surrogates */
+            Py_ssize_t length;
+            const char *utf8 = token_utf8(token, &length, &encoded);
+            if (!utf8) {
+                Py_DECREF(tokens);
+                Py_DECREF(fast);
+                return -1;
+            }
+            int32_t id = vocabulary_id(v, utf8, length, hash_bytes(utf8, length));
+            Py_XDECREF(encoded);
+            if (id < 0 || buffer_push_i32(&e->ids, id) < 0) {
+                Py_DECREF(tokens);
+                Py_DECREF(fast);
+                PyErr_NoMemory();
+                return -1;
+            }
+        }
+        Py_DECREF(tokens);
+        if (encoded_close_sentence(e, sentence_start) < 0) {
+            Py_DECREF(fast);
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Tokenize the str items items[first:last] (all str) without the GIL; -1 on memory error. */
+static int encode_texts(Vocabulary *v, Encoded *e, PyObject *const *items, Py_ssize_t first,
+                        Py_ssize_t last, int split_newlines, int64_t *sentence_start)
+{
+    TextView *views = malloc(sizeof(TextView) * (size_t)(last - first));
+    if (!views)
+        return -1;
+    for (Py_ssize_t d = first; d < last; d++)
+        views[d - first] = (TextView){PyUnicode_KIND(items[d]), PyUnicode_DATA(items[d]),
+                                      PyUnicode_GET_LENGTH(items[d])};
+    int status = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t d = first; d < last && status == 0; d++) {
+        status = encode_text(v, e, views[d - first], split_newlines, sentence_start);
+        if (status == 0)
+            status = encoded_close_document(e);
+    }
+    Py_END_ALLOW_THREADS
+    free(views);
+    return status;
+}
+
+static PyObject *buffer_to_bytes(Buffer *b)
+{
+    return PyBytes_FromStringAndSize(b->data ? b->data : "", b->len);
+}
+
+static void encoded_free(Encoded *e)
+{
+    buffer_free(&e->ids);
+    buffer_free(&e->sentences);
+    buffer_free(&e->documents);
+    buffer_free(&e->word);
+}
+
+PyDoc_STRVAR(vocabulary_encode_doc,
+             "encode(items, split_newlines, prepare=None) -> (ids, sentence_offsets, "
+             "document_offsets)\n\n"
+             "Each item is a str (tokenized here with rouge_score's rule) or a list of sentences of\n"
+             "str tokens. With prepare, every non-ASCII str item i is first replaced by\n"
+             "prepare(i, item). Returns bytes of int32 token ids, int64 token offsets of sentences\n"
+             "and int64 sentence offsets of documents. Empty sentences are dropped. Runs of str\n"
+             "items are tokenized without the GIL.");
+
+/* A new tuple of the items, each non-ASCII str item i replaced by prepare(i, item). */
+static PyObject *prepared_items(PyObject *items, PyObject *prepare)
+{
+    PyObject *fast = PySequence_Fast(items, "items must be a sequence");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *tuple = PyTuple_New(n);
+    for (Py_ssize_t i = 0; tuple && i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (prepare != Py_None && PyUnicode_Check(item) && !PyUnicode_IS_ASCII(item)) {
+            item = PyObject_CallFunction(prepare, "nO", i, item);
+            if (!item)
+                Py_CLEAR(tuple);
+        } else {
+            Py_INCREF(item);
+        }
+        if (tuple)
+            PyTuple_SET_ITEM(tuple, i, item);
+    }
+    Py_DECREF(fast);
+    return tuple;
+}
+
+/* Encode every item in order: runs of str items without the GIL, token lists with it. */
+static int encode_items(Vocabulary *v, Encoded *e, PyObject *items, int split_newlines)
+{
+    /* A tuple: its str items stay referenced and in place while the GIL is released. */
+    PyObject *const *item = &PyTuple_GET_ITEM(items, 0);
+    Py_ssize_t n_items = PyTuple_GET_SIZE(items);
+    int64_t sentence_start = 0;
+    Py_ssize_t d = 0;
+    while (d < n_items) {
+        Py_ssize_t last = d;
+        while (last < n_items && PyUnicode_Check(item[last])) {
+            if (PyUnicode_READY(item[last]) < 0)
+                return -1;
+            last++;
+        }
+        if (last > d) {
+            if (encode_texts(v, e, item, d, last, split_newlines, &sentence_start) < 0) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            d = last;
+            continue;
+        }
+        if (encode_tokens(v, e, item[d], &sentence_start) < 0)
+            return -1;
+        if (encoded_close_document(e) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        d++;
+    }
+    return 0;
+}
+
+static PyObject *vocabulary_encode(Vocabulary *self, PyObject *args)
+{
+    PyObject *items, *prepare = Py_None;
+    int split_newlines;
+    if (!PyArg_ParseTuple(args, "Op|O", &items, &split_newlines, &prepare))
+        return NULL;
+    PyObject *tuple = prepared_items(items, prepare);
+    if (!tuple)
+        return NULL;
+    if (vocabulary_claim(self) < 0) {
+        Py_DECREF(tuple);
+        return NULL;
+    }
+    Encoded e = {{0}, {0}, {0}, {0}};
+    PyObject *result = NULL;
+    if (buffer_push_i64(&e.sentences, 0) < 0 || buffer_push_i64(&e.documents, 0) < 0)
+        PyErr_NoMemory();
+    else if (encode_items(self, &e, tuple, split_newlines) == 0)
+        result = Py_BuildValue("(NNN)", buffer_to_bytes(&e.ids), buffer_to_bytes(&e.sentences),
+                               buffer_to_bytes(&e.documents));
+    self->busy = 0;
+    encoded_free(&e);
+    Py_DECREF(tuple);
+    return result;
+}
+
+PyDoc_STRVAR(vocabulary_words_doc, "words() -> list of the vocabulary's words, by id.");
+
+static PyObject *vocabulary_words(Vocabulary *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Vocabulary is in use by another thread");
+        return NULL;
+    }
+    PyObject *words = PyList_New(self->n_words);
+    if (!words)
+        return NULL;
+    const int64_t *offsets = (const int64_t *)self->offsets.data;
+    for (Py_ssize_t i = 0; i < self->n_words; i++) {
+        PyObject *word = PyUnicode_DecodeUTF8(self->text.data + offsets[i],
+                                              (Py_ssize_t)(offsets[i + 1] - offsets[i]), "surrogatepass");
+        if (!word) {
+            Py_DECREF(words);
+            return NULL;
+        }
+        PyList_SET_ITEM(words, i, word);
+    }
+    return words;
+}
+
+static Py_ssize_t vocabulary_len(Vocabulary *self) { return self->n_words; }
+
+static PyMethodDef vocabulary_methods[] = {
+    {"encode", (PyCFunction)vocabulary_encode, METH_VARARGS, vocabulary_encode_doc},
+    {"words", (PyCFunction)vocabulary_words, METH_NOARGS, vocabulary_words_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods vocabulary_as_sequence = {.sq_length = (lenfunc)vocabulary_len};
+
+static PyTypeObject VocabularyType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rouge_plus.kernels._native.Vocabulary",
+    .tp_doc = PyDoc_STR("Words to dense int32 ids, for one scoring call."),
+    .tp_basicsize = sizeof(Vocabulary),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)vocabulary_init,
+    .tp_dealloc = (destructor)vocabulary_dealloc,
+    .tp_methods = vocabulary_methods,
+    .tp_as_sequence = &vocabulary_as_sequence,
+};
+
+/* ------------------------------------------------------------------ counting */
+
+/* The codes of rouge_plus/kernels/spec.py's Kernel table; the module exports them as KIND_* and
+ * the Python side refuses to load a build whose codes differ. */
+enum {
+    KIND_NGRAM = 0,
+    KIND_LCS = 1,
+    KIND_SUMMARY_LCS = 2,
+    KIND_WEIGHTED_LCS = 3,
+    KIND_SKIP_BIGRAM = 4,
+};
+
+typedef struct {
+    const int32_t *ids;
+    const int64_t *sentences;
+    const int64_t *documents;
+} Corpus;
+
+typedef struct {
+    /* Per-word scratch, valid where stamp[id] == current: reset in O(1) per use. */
+    uint32_t *stamp;
+    int32_t *value_a;
+    int32_t *value_b;
+    uint32_t current;
+    /* Remaining unigram counts of both texts for ROUGE-Lsum, with a generation of their own. */
+    uint32_t *count_stamp;
+    int32_t *left_ref;
+    int32_t *left_pred;
+    uint32_t count_current;
+    Py_ssize_t vocab_size;
+    Buffer scratch_a; /* bit masks / n-gram hash tables */
+    Buffer scratch_b; /* LCS column vectors */
+    Buffer scratch_c; /* union marks */
+    Buffer scratch_d; /* ROUGE-W's powers */
+} Workspace;
+
+static int workspace_init(Workspace *w, Py_ssize_t vocab_size)
+{
+    memset(w, 0, sizeof *w);
+    size_t n = (size_t)(vocab_size > 0 ? vocab_size : 1);
+    w->vocab_size = vocab_size;
+    w->stamp = calloc(n, sizeof(uint32_t));
+    w->value_a = malloc(n * sizeof(int32_t));
+    w->value_b = malloc(n * sizeof(int32_t));
+    w->count_stamp = calloc(n, sizeof(uint32_t));
+    w->left_ref = malloc(n * sizeof(int32_t));
+    w->left_pred = malloc(n * sizeof(int32_t));
+    return (w->stamp && w->value_a && w->value_b && w->count_stamp && w->left_ref && w->left_pred)
+               ? 0
+               : -1;
+}
+
+static void workspace_free(Workspace *w)
+{
+    free(w->stamp);
+    free(w->value_a);
+    free(w->value_b);
+    free(w->count_stamp);
+    free(w->left_ref);
+    free(w->left_pred);
+    buffer_free(&w->scratch_a);
+    buffer_free(&w->scratch_b);
+    buffer_free(&w->scratch_c);
+    buffer_free(&w->scratch_d);
+}
+
+static void workspace_next(Workspace *w)
+{
+    if (++w->current == 0) { /* wrapped: clear once every 2^32 uses */
+        memset(w->stamp, 0, (size_t)w->vocab_size * sizeof(uint32_t));
+        w->current = 1;
+    }
+}
+
+static inline int32_t *workspace_slot(Workspace *w, int32_t id, int32_t *value, int32_t initial)
+{
+    if (w->stamp[id] != w->current) {
+        w->stamp[id] = w->current;
+        w->value_a[id] = initial;
+        w->value_b[id] = initial;
+    }
+    return value + id;
+}
+
+static void *scratch(Buffer *b, size_t bytes)
+{
+    b->len = 0;
+    if (buffer_reserve(b, (Py_ssize_t)bytes) < 0)
+        return NULL;
+    return b->data;
+}
+
+/* Clipped overlap of unigrams. */
+static int64_t unigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
+                            int64_t n_ref)
+{
+    workspace_next(w);
+    for (int64_t i = 0; i < n_ref; i++)
+        (*workspace_slot(w, ref[i], w->value_a, 0))++;
+    int64_t hits = 0;
+    for (int64_t j = 0; j < n_pred; j++) {
+        int32_t *left = workspace_slot(w, pred[j], w->value_a, 0);
+        if (*left > 0) {
+            (*left)--;
+            hits++;
+        }
+    }
+    return hits;
+}
+
+static inline uint64_t hash_ngram(const int32_t *gram, int n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int k = 0; k < n; k++) {
+        h ^= (uint64_t)(uint32_t)gram[k];
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+typedef struct {
+    int64_t start; /* position of the n-gram in ref; -1 when empty */
+    int64_t left;  /* unmatched occurrences */
+} GramSlot;
+
+/* Clipped overlap of n-grams (n >= 2): ref's n-grams in a hash table, consumed by pred's. */
+static int ngram_hits(Workspace *w, int n, const int32_t *pred, int64_t n_pred, const int32_t *ref,
+                      int64_t n_ref, int64_t *hits_out)
+{
+    int64_t grams_ref = n_ref - n + 1, grams_pred = n_pred - n + 1;
+    *hits_out = 0;
+    if (grams_ref <= 0 || grams_pred <= 0)
+        return 0;
+    int64_t n_slots = 16;
+    while (n_slots < 2 * grams_ref)
+        n_slots *= 2;
+    GramSlot *table = scratch(&w->scratch_a, (size_t)n_slots * sizeof(GramSlot));
+    if (!table)
+        return -1;
+    for (int64_t s = 0; s < n_slots; s++)
+        table[s].start = -1;
+    const size_t gram_bytes = (size_t)n * sizeof(int32_t);
+    for (int64_t i = 0; i < grams_ref; i++) {
+        int64_t s = (int64_t)(hash_ngram(ref + i, n) & (uint64_t)(n_slots - 1));
+        while (table[s].start >= 0 && memcmp(ref + table[s].start, ref + i, gram_bytes) != 0)
+            s = (s + 1) & (n_slots - 1);
+        if (table[s].start < 0) {
+            table[s].start = i;
+            table[s].left = 0;
+        }
+        table[s].left++;
+    }
+    int64_t hits = 0;
+    for (int64_t j = 0; j < grams_pred; j++) {
+        int64_t s = (int64_t)(hash_ngram(pred + j, n) & (uint64_t)(n_slots - 1));
+        while (table[s].start >= 0) {
+            if (memcmp(ref + table[s].start, pred + j, gram_bytes) == 0) {
+                if (table[s].left > 0) {
+                    table[s].left--;
+                    hits++;
+                }
+                break;
+            }
+            s = (s + 1) & (n_slots - 1);
+        }
+    }
+    *hits_out = hits;
+    return 0;
+}
+
+/*
+ * Units made of two tokens (bigrams, skip-bigrams) packed in one 64-bit key, counted in an
+ * open-addressing table: ref's units are added, then pred's are taken while they last.
+ */
+typedef struct {
+    uint64_t key; /* PAIR_EMPTY when free */
+    int64_t left; /* unmatched occurrences */
+} PairSlot;
+
+#define PAIR_EMPTY UINT64_MAX /* no pair of ids < 2^31 packs to it */
+
+typedef struct {
+    PairSlot *slots;
+    uint64_t mask;
+} PairTable;
+
+static inline uint64_t pair_key(int32_t first, int32_t second)
+{
+    return ((uint64_t)(uint32_t)first << 32) | (uint32_t)second;
+}
+
+static inline uint64_t pair_slot(uint64_t key, uint64_t mask)
+{
+    key ^= key >> 31; /* splitmix64's finalizer: spreads both halves over the low bits */
+    key *= 0xBF58476D1CE4E5B9ULL;
+    key ^= key >> 27;
+    return key & mask;
+}
+
+/* A table with room for `distinct` keys at load <= 1/2; -1 on memory error. */
+static int pair_table_init(Workspace *w, PairTable *t, int64_t distinct)
+{
+    int64_t n_slots = 16;
+    while (n_slots < 2 * distinct)
+        n_slots *= 2;
+    t->slots = scratch(&w->scratch_a, (size_t)n_slots * sizeof(PairSlot));
+    if (!t->slots)
+        return -1;
+    memset(t->slots, 0xff, (size_t)n_slots * sizeof(PairSlot)); /* key = PAIR_EMPTY */
+    t->mask = (uint64_t)n_slots - 1;
+    return 0;
+}
+
+static inline void pair_table_add(PairTable *t, uint64_t key)
+{
+    uint64_t s = pair_slot(key, t->mask);
+    while (t->slots[s].key != key && t->slots[s].key != PAIR_EMPTY)
+        s = (s + 1) & t->mask;
+    if (t->slots[s].key == PAIR_EMPTY) {
+        t->slots[s].key = key;
+        t->slots[s].left = 0;
+    }
+    t->slots[s].left++;
+}
+
+/* 1 when `key` still has an unmatched occurrence (which it uses up), else 0. */
+static inline int pair_table_take(PairTable *t, uint64_t key)
+{
+    uint64_t s = pair_slot(key, t->mask);
+    while (t->slots[s].key != key) {
+        if (t->slots[s].key == PAIR_EMPTY)
+            return 0;
+        s = (s + 1) & t->mask;
+    }
+    if (t->slots[s].left <= 0)
+        return 0;
+    t->slots[s].left--;
+    return 1;
+}
+
+/* Stamp the words of tokens (value_a = 1), so has_stamped_word can test sharing in O(n). */
+static void stamp_words(Workspace *w, const int32_t *tokens, int64_t n)
+{
+    workspace_next(w);
+    for (int64_t i = 0; i < n; i++)
+        *workspace_slot(w, tokens[i], w->value_a, 0) = 1;
+}
+
+static int has_stamped_word(const Workspace *w, const int32_t *tokens, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (w->stamp[tokens[i]] == w->current)
+            return 1;
+    return 0;
+}
+
+/* Number of distinct words of tokens. */
+static int64_t distinct_words(Workspace *w, const int32_t *tokens, int64_t n)
+{
+    workspace_next(w);
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t *seen = workspace_slot(w, tokens[i], w->value_a, 0);
+        distinct += *seen == 0;
+        *seen = 1;
+    }
+    return distinct;
+}
+
+/* Clipped overlap of bigrams, on packed keys. */
+static int bigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
+                       int64_t n_ref, int64_t *hits_out)
+{
+    *hits_out = 0;
+    if (n_ref < 2 || n_pred < 2)
+        return 0;
+    PairTable table;
+    if (pair_table_init(w, &table, n_ref - 1) < 0)
+        return -1;
+    for (int64_t i = 0; i + 1 < n_ref; i++)
+        pair_table_add(&table, pair_key(ref[i], ref[i + 1]));
+    int64_t hits = 0;
+    for (int64_t j = 0; j + 1 < n_pred; j++)
+        hits += pair_table_take(&table, pair_key(pred[j], pred[j + 1]));
+    *hits_out = hits;
+    return 0;
+}
+
+/* The widest distance of a skip-bigram of a text of n tokens: at most max_gap words between. */
+static inline int64_t skip_widest(int64_t n, int max_gap)
+{
+    int64_t widest = n - 1;
+    if (max_gap >= 0 && widest > (int64_t)max_gap + 1)
+        widest = (int64_t)max_gap + 1;
+    return widest > 0 ? widest : 0;
+}
+
+/* Skip-bigrams of a text of n tokens: pairs at each distance 1..widest. */
+static inline int64_t skip_pairs(int64_t n, int64_t widest)
+{
+    return widest * n - widest * (widest + 1) / 2;
+}
+
+/*
+ * Skip-bigram hits at any distance, in O((n_pred + n_ref) * d) time and O(n + d) memory, d the
+ * number of words both texts share (no hash table of up to n^2 pairs): only shared words can
+ * match, and for each shared first word a, one pass per text counts the pairs (a, b) of every b.
+ */
+static int unlimited_skip_hits(Workspace *w, const int32_t *pred, int64_t n_pred,
+                               const int32_t *ref, int64_t n_ref, int64_t *hits_out)
+{
+    *hits_out = 0;
+    stamp_words(w, ref, n_ref); /* ref's words get value_b = 0, then 1 + index among shared */
+    int32_t shared = 0;
+    for (int64_t j = 0; j < n_pred; j++)
+        if (w->stamp[pred[j]] == w->current && w->value_b[pred[j]] == 0)
+            w->value_b[pred[j]] = ++shared;
+    if (shared == 0)
+        return 0;
+    /* Both texts, reduced to their shared words, as indexes 0 .. shared - 1. */
+    int32_t *texts = scratch(&w->scratch_a, (size_t)(n_pred + n_ref) * sizeof(int32_t));
+    int64_t *pairs = scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
+    if (!texts || !pairs)
+        return -1;
+    int64_t lengths[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        const int32_t *tokens = side ? ref : pred;
+        int32_t *out = texts + (side ? lengths[0] : 0);
+        for (int64_t t = 0, n = side ? n_ref : n_pred; t < n; t++)
+            if (w->stamp[tokens[t]] == w->current && w->value_b[tokens[t]] > 0)
+                out[lengths[side]++] = w->value_b[tokens[t]] - 1;
+    }
+    int64_t hits = 0;
+    for (int32_t first = 0; first < shared; first++) {
+        memset(pairs, 0, (size_t)shared * 2 * sizeof(int64_t));
+        for (int side = 0; side < 2; side++) {
+            const int32_t *text = texts + (side ? lengths[0] : 0);
+            int64_t *count = pairs + side * shared, before = 0; /* occurrences of first so far */
+            for (int64_t t = 0; t < lengths[side]; t++) {
+                count[text[t]] += before;
+                before += text[t] == first;
+            }
+        }
+        for (int32_t second = 0; second < shared; second++)
+            hits += pairs[second] < pairs[shared + second] ? pairs[second] : pairs[shared + second];
+    }
+    *hits_out = hits;
+    return 0;
+}
+
+/*
+ * ROUGE-S/SU as kernels/skip_bigram.py counts them: ordered pairs at most max_gap words apart
+ * (max_gap < 0: any distance) over the whole text, plus, with unigrams, every token but the last;
+ * overlap clipped per unit.
+ */
+static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, const int32_t *pred,
+                              int64_t n_pred, const int32_t *ref, int64_t n_ref, double *hit,
+                              double *pred_base, double *ref_base)
+{
+    int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
+    int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
+    int64_t hits = 0;
+    if (pairs_pred > 0 && pairs_ref > 0 && max_gap < 0) {
+        if (unlimited_skip_hits(w, pred, n_pred, ref, n_ref, &hits) < 0)
+            return -1;
+    } else if (pairs_pred > 0 && pairs_ref > 0) {
+        int64_t distinct = distinct_words(w, ref, n_ref);
+        PairTable table;
+        if (pair_table_init(w, &table, pairs_ref < distinct * distinct ? pairs_ref
+                                                                        : distinct * distinct) < 0)
+            return -1;
+        for (int64_t i = 0; i < n_ref; i++)
+            for (int64_t j = i + 1; j < n_ref && j - i <= widest_ref; j++)
+                pair_table_add(&table, pair_key(ref[i], ref[j]));
+        for (int64_t i = 0; i < n_pred; i++)
+            for (int64_t j = i + 1; j < n_pred && j - i <= widest_pred; j++)
+                hits += pair_table_take(&table, pair_key(pred[i], pred[j]));
+    }
+    /* 1.5.5 adds a token as a unigram only while it has a pair partner to its right. */
+    int64_t unigrams_pred = with_unigrams && n_pred > 1 ? n_pred - 1 : 0;
+    int64_t unigrams_ref = with_unigrams && n_ref > 1 ? n_ref - 1 : 0;
+    if (unigrams_pred && unigrams_ref)
+        hits += unigram_hits(w, pred, unigrams_pred, ref, unigrams_ref);
+    *hit = (double)hits;
+    *pred_base = (double)(pairs_pred + unigrams_pred);
+    *ref_base = (double)(pairs_ref + unigrams_ref);
+    return 0;
+}
+
+/*
+ * Match masks of ref for the bit-parallel LCS: for each distinct word of ref, the set of its
+ * positions, as n_words 64-bit words. value_b[id] holds the word's row in the mask table.
+ */
+static uint64_t *build_masks(Workspace *w, const int32_t *ref, int64_t m, int64_t n_words)
+{
+    workspace_next(w);
+    int32_t distinct = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t *row = workspace_slot(w, ref[i], w->value_b, -1);
+        if (*row < 0)
+            *row = distinct++;
+    }
+    uint64_t *masks = scratch(&w->scratch_a, (size_t)distinct * (size_t)n_words * sizeof(uint64_t));
+    if (!masks)
+        return NULL;
+    memset(masks, 0, (size_t)distinct * (size_t)n_words * sizeof(uint64_t));
+    for (int64_t i = 0; i < m; i++)
+        masks[(int64_t)w->value_b[ref[i]] * n_words + i / 64] |= 1ULL << (i % 64);
+    return masks;
+}
+
+/* One Hyyro step: column = (column + u) | (column & ~u), u = column & match, with carries. */
+static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_words)
+{
+    unsigned carry = 0;
+    for (int64_t k = 0; k < n_words; k++) {
+        uint64_t v = column[k], u = v & match[k];
+        unsigned __int128 sum = (unsigned __int128)v + u + carry;
+        carry = (unsigned)(sum >> 64);
+        column[k] = (uint64_t)sum | (v & ~u);
+    }
+}
+
+static inline uint64_t last_word_mask(int64_t m)
+{
+    return (m % 64) ? ((1ULL << (m % 64)) - 1) : ~0ULL;
+}
+
+static inline const uint64_t *match_of(Workspace *w, const uint64_t *masks, int32_t id, int64_t n_words)
+{
+    if (w->stamp[id] != w->current || w->value_b[id] < 0)
+        return NULL;
+    return masks + (int64_t)w->value_b[id] * n_words;
+}
+
+static int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred, int64_t n,
+                      int64_t *out)
+{
+    *out = 0;
+    if (m == 0 || n == 0)
+        return 0;
+    int64_t n_words = (m + 63) / 64;
+    uint64_t *masks = build_masks(w, ref, m, n_words);
+    uint64_t *column = scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
+    if (!masks || !column)
+        return -1;
+    memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
+    for (int64_t j = 0; j < n; j++) {
+        const uint64_t *match = match_of(w, masks, pred[j], n_words);
+        if (match)
+            lcs_step(column, match, n_words);
+    }
+    column[n_words - 1] &= last_word_mask(m);
+    int64_t ones = 0;
+    for (int64_t k = 0; k < n_words; k++)
+        ones += __builtin_popcountll(column[k]);
+    *out = m - ones;
+    return 0;
+}
+
+/* The column vector after each prefix of pred (columns[j], j = 0 .. n), for a ref of any length. */
+static void fill_long_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
+                              int64_t n_words, uint64_t *columns)
+{
+    memset(columns, 0xff, (size_t)n_words * sizeof(uint64_t));
+    for (int64_t j = 1; j <= n; j++) {
+        uint64_t *column = columns + j * n_words;
+        memcpy(column, column - n_words, (size_t)n_words * sizeof(uint64_t));
+        const uint64_t *match = match_of(w, masks, pred[j - 1], n_words);
+        if (match)
+            lcs_step(column, match, n_words);
+    }
+}
+
+/* fill_long_columns for a ref of at most 64 tokens (most sentences): one register, no copies. */
+static void fill_short_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
+                               uint64_t *columns)
+{
+    uint64_t column = ~0ULL;
+    columns[0] = column;
+    for (int64_t j = 1; j <= n; j++) {
+        const uint64_t *match = match_of(w, masks, pred[j - 1], 1);
+        if (match) {
+            uint64_t u = column & *match;
+            column = (column + u) | (column & ~u);
+        }
+        columns[j] = column;
+    }
+}
+
+/* Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks. */
+static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref, int64_t m,
+                         const int32_t *pred, int64_t n, int64_t n_words, unsigned char *marks)
+{
+    uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * (size_t)n_words * sizeof(uint64_t));
+    if (!columns)
+        return -1;
+    if (n_words == 1)
+        fill_short_columns(w, masks, pred, n, columns);
+    else
+        fill_long_columns(w, masks, pred, n, n_words, columns);
+    int64_t i = m, j = n;
+    while (i > 0 && j > 0) {
+        if (ref[i - 1] == pred[j - 1]) {
+            marks[i - 1] = 1;
+            i--;
+            j--;
+        } else if (!((columns[j * n_words + (i - 1) / 64] >> ((i - 1) % 64)) & 1)) {
+            /* T grows at row i of column j, so T[i][j-1] = T[i][j] > T[i-1][j]: go left. */
+            j--;
+        } else {
+            i--;
+        }
+    }
+    return 0;
+}
+
+/* Unigram counts of both texts, to clip ROUGE-Lsum and ROUGE-W hits (own stamp generation). */
+static void load_unigram_counts(Workspace *w, const int32_t *pred, int64_t n_pred,
+                                const int32_t *ref, int64_t n_ref)
+{
+    if (++w->count_current == 0) {
+        memset(w->count_stamp, 0, (size_t)w->vocab_size * sizeof(uint32_t));
+        w->count_current = 1;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const int32_t *tokens = pass ? pred : ref;
+        int32_t *left = pass ? w->left_pred : w->left_ref;
+        for (int64_t t = 0, end = pass ? n_pred : n_ref; t < end; t++) {
+            int32_t token = tokens[t];
+            if (w->count_stamp[token] != w->count_current) {
+                w->count_stamp[token] = w->count_current;
+                w->left_ref[token] = 0;
+                w->left_pred[token] = 0;
+            }
+            left[token]++;
+        }
+    }
+}
+
+/* 1 when both texts still have an unused occurrence of token (both are then used), else 0. */
+static inline int take_unigram(Workspace *w, int32_t token)
+{
+    if (w->left_ref[token] <= 0 || w->left_pred[token] <= 0)
+        return 0;
+    w->left_ref[token]--;
+    w->left_pred[token]--;
+    return 1;
+}
+
+/* The tokens of a document, which are contiguous in ids. */
+static inline const int32_t *document_tokens(const Corpus *c, int64_t doc, int64_t *n)
+{
+    int64_t start = c->sentences[c->documents[doc]], end = c->sentences[c->documents[doc + 1]];
+    *n = end - start;
+    return c->ids + start;
+}
+
+/* Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). */
+static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int64_t ref_doc,
+                            int64_t *out)
+{
+    *out = 0;
+    int64_t p_first = c->documents[pred_doc], p_last = c->documents[pred_doc + 1];
+    int64_t r_first = c->documents[ref_doc], r_last = c->documents[ref_doc + 1];
+    const int32_t *ids = c->ids;
+    int64_t hits = 0, n_pred, n_ref;
+    const int32_t *pred_all = document_tokens(c, pred_doc, &n_pred);
+    const int32_t *ref_all = document_tokens(c, ref_doc, &n_ref);
+    load_unigram_counts(w, pred_all, n_pred, ref_all, n_ref);
+    int status = 0;
+    for (int64_t rs = r_first; rs < r_last; rs++) {
+        const int32_t *ref = ids + c->sentences[rs];
+        int64_t m = c->sentences[rs + 1] - c->sentences[rs];
+        if (m == 0)
+            continue;
+        int64_t n_words = (m + 63) / 64;
+        unsigned char *marks = scratch(&w->scratch_c, (size_t)m);
+        uint64_t *masks = build_masks(w, ref, m, n_words);
+        if (!marks || !masks) {
+            status = -1;
+            break;
+        }
+        memset(marks, 0, (size_t)m);
+        for (int64_t ps = p_first; ps < p_last; ps++) {
+            const int32_t *pred = ids + c->sentences[ps];
+            int64_t n = c->sentences[ps + 1] - c->sentences[ps];
+            if (n > 0 && mark_lcs_path(w, masks, ref, m, pred, n, n_words, marks) < 0) {
+                status = -1;
+                break;
+            }
+        }
+        if (status < 0)
+            break;
+        for (int64_t i = 0; i < m; i++)
+            if (marks[i])
+                hits += take_unigram(w, ref[i]);
+    }
+    *out = hits;
+    return status;
+}
+
+/* ------------------------------------------------------------------ ROUGE-W */
+
+enum { MOVE_DIAGONAL, MOVE_UP, MOVE_LEFT };
+
+/*
+ * Mark the ref positions on 1.5.5's weighted-LCS traceback of ref vs pred: _mark_lcs of
+ * kernels/weighted_lcs.py, with the same floating-point operations in the same order (the
+ * comparisons then break ties identically). powers[k] = k**weight.
+ */
+static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *ref, int64_t m,
+                             const int32_t *pred, int64_t n, unsigned char *marks)
+{
+    const int64_t width = n + 1;
+    unsigned char *moves = scratch(&w->scratch_a, (size_t)(m * width));
+    /* Two rows of scores, then two rows of run lengths (the run ending in each cell). */
+    double *rows = scratch(&w->scratch_b, (size_t)width * 2 * (sizeof(double) + sizeof(int64_t)));
+    if (!moves || !rows)
+        return -1;
+    double *score_above = rows, *score = rows + width;
+    int64_t *run_above = (int64_t *)(rows + 2 * width), *run = run_above + width;
+    memset(score_above, 0, (size_t)width * sizeof(double));
+    memset(run_above, 0, (size_t)width * sizeof(int64_t));
+    for (int64_t i = 0; i < m; i++) {
+        const int32_t token = ref[i];
+        unsigned char *row_moves = moves + i * width;
+        score[0] = 0.0;
+        run[0] = 0;
+        for (int64_t j = 1; j < width; j++) {
+            if (pred[j - 1] == token) {
+                int64_t k = run_above[j - 1];
+                score[j] = score_above[j - 1] + powers[k + 1] - powers[k];
+                run[j] = k + 1;
+                row_moves[j] = MOVE_DIAGONAL;
+            } else if (score_above[j] >= score[j - 1]) {
+                score[j] = score_above[j];
+                run[j] = 0;
+                row_moves[j] = MOVE_UP;
+            } else {
+                score[j] = score[j - 1];
+                run[j] = 0;
+                row_moves[j] = MOVE_LEFT;
+            }
+        }
+        double *swap_score = score_above;
+        score_above = score;
+        score = swap_score;
+        int64_t *swap_run = run_above;
+        run_above = run;
+        run = swap_run;
+    }
+    for (int64_t i = m, j = n; i > 0 && j > 0;) {
+        unsigned char move = moves[(i - 1) * width + j];
+        if (move == MOVE_DIAGONAL)
+            marks[--i] = 1, j--;
+        else if (move == MOVE_UP)
+            i--;
+        else
+            j--;
+    }
+    return 0;
+}
+
+/* The longest sentence of a document. */
+static int64_t longest_sentence(const Corpus *c, int64_t doc)
+{
+    int64_t longest = 0;
+    for (int64_t s = c->documents[doc]; s < c->documents[doc + 1]; s++)
+        if (c->sentences[s + 1] - c->sentences[s] > longest)
+            longest = c->sentences[s + 1] - c->sentences[s];
+    return longest;
+}
+
+/* k**weight for k = 0 .. top, with libm's pow as Python's float ** float uses it. */
+static double *weight_powers(Workspace *w, int64_t top, double weight)
+{
+    double *powers = scratch(&w->scratch_d, (size_t)(top + 1) * sizeof(double));
+    if (powers)
+        for (int64_t k = 0; k <= top; k++)
+            powers[k] = pow((double)k, weight);
+    return powers;
+}
+
+/*
+ * ROUGE-W as kernels/weighted_lcs.py's counts computes it: hit = sum of f(run) over the clipped
+ * runs of each ref sentence's union of weighted-LCS tracebacks; pred_base = f(n); ref_base =
+ * f(sum over ref sentences of f(|r|)), f(k) = k**weight.
+ */
+static int weighted_lcs_counts(Workspace *w, const Corpus *c, int64_t pred_doc, int64_t ref_doc,
+                               double weight, double *hit, double *pred_base, double *ref_base)
+{
+    int64_t n_pred, n_ref;
+    const int32_t *pred_all = document_tokens(c, pred_doc, &n_pred);
+    const int32_t *ref_all = document_tokens(c, ref_doc, &n_ref);
+    load_unigram_counts(w, pred_all, n_pred, ref_all, n_ref);
+    int64_t longest = longest_sentence(c, pred_doc);
+    if (longest_sentence(c, ref_doc) > longest)
+        longest = longest_sentence(c, ref_doc);
+    const double *powers = weight_powers(w, longest + 1, weight);
+    if (!powers)
+        return -1;
+    double total = 0.0, ref_weight = 0.0;
+    for (int64_t rs = c->documents[ref_doc]; rs < c->documents[ref_doc + 1]; rs++) {
+        const int32_t *ref = c->ids + c->sentences[rs];
+        int64_t m = c->sentences[rs + 1] - c->sentences[rs];
+        ref_weight += pow((double)m, weight);
+        unsigned char *marks = scratch(&w->scratch_c, (size_t)m);
+        if (!marks)
+            return -1;
+        memset(marks, 0, (size_t)m);
+        stamp_words(w, ref, m);
+        for (int64_t ps = c->documents[pred_doc]; ps < c->documents[pred_doc + 1]; ps++) {
+            const int32_t *pred = c->ids + c->sentences[ps];
+            int64_t n = c->sentences[ps + 1] - c->sentences[ps];
+            /* A pair of sentences with no word in common marks nothing. */
+            if (has_stamped_word(w, pred, n) &&
+                mark_weighted_lcs(w, powers, ref, m, pred, n, marks) < 0)
+                return -1;
+        }
+        int64_t run = 0;
+        for (int64_t j = 0; j < m; j++) {
+            if (!marks[j] || !take_unigram(w, ref[j]))
+                continue; /* a clipped marked token neither scores nor closes the run */
+            run++;
+            if (j + 1 == m || !marks[j + 1]) {
+                total += pow((double)run, weight);
+                run = 0;
+            }
+        }
+    }
+    *hit = total;
+    *pred_base = pow((double)n_pred, weight);
+    *ref_base = pow(ref_weight, weight);
+    return 0;
+}
+
+typedef struct {
+    int kind;
+    int n;
+    double x; /* ROUGE-W's weight; for skip-bigrams, 1.0 adds unigrams */
+} MeasureSpec;
+
+static int count_one(Workspace *w, const Corpus *c, MeasureSpec spec, int64_t pred_doc,
+                     int64_t ref_doc, double *hit, double *pred_base, double *ref_base)
+{
+    int64_t n_pred, n_ref, hits = 0;
+    const int32_t *pred = document_tokens(c, pred_doc, &n_pred);
+    const int32_t *ref = document_tokens(c, ref_doc, &n_ref);
+    int status = 0;
+    switch (spec.kind) {
+    case KIND_NGRAM:
+        if (spec.n == 1)
+            hits = unigram_hits(w, pred, n_pred, ref, n_ref);
+        else if (spec.n == 2)
+            status = bigram_hits(w, pred, n_pred, ref, n_ref, &hits);
+        else
+            status = ngram_hits(w, spec.n, pred, n_pred, ref, n_ref, &hits);
+        *pred_base = (double)(n_pred - spec.n + 1 > 0 ? n_pred - spec.n + 1 : 0);
+        *ref_base = (double)(n_ref - spec.n + 1 > 0 ? n_ref - spec.n + 1 : 0);
+        break;
+    case KIND_LCS:
+        status = lcs_length(w, ref, n_ref, pred, n_pred, &hits);
+        *pred_base = (double)n_pred;
+        *ref_base = (double)n_ref;
+        break;
+    case KIND_SUMMARY_LCS:
+        status = summary_lcs_hits(w, c, pred_doc, ref_doc, &hits);
+        *pred_base = (double)n_pred;
+        *ref_base = (double)n_ref;
+        break;
+    case KIND_WEIGHTED_LCS:
+        return weighted_lcs_counts(w, c, pred_doc, ref_doc, spec.x, hit, pred_base, ref_base);
+    case KIND_SKIP_BIGRAM:
+        return skip_bigram_counts(w, spec.n, spec.x == 1.0, pred, n_pred, ref, n_ref, hit,
+                                  pred_base, ref_base);
+    default:
+        return -2;
+    }
+    *hit = (double)hits;
+    return status;
+}
+
+static int measure_spec_valid(MeasureSpec spec)
+{
+    switch (spec.kind) {
+    case KIND_NGRAM:
+        return spec.n >= 1;
+    case KIND_LCS:
+    case KIND_SUMMARY_LCS:
+    case KIND_SKIP_BIGRAM: /* n < 0: no limit on the gap */
+        return 1;
+    case KIND_WEIGHTED_LCS: /* 0 ** weight must stay finite, as in Python */
+        return spec.x > 0 && isfinite(spec.x);
+    default:
+        return 0;
+    }
+}
+
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t item, const char *name)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->len % item) {
+        PyErr_Format(PyExc_ValueError, "%s: buffer size is not a multiple of %zd", name, item);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(count_pairs_doc,
+             "count_pairs(ids, sentences, documents, pred_docs, ref_docs, measures, vocab_size)\n\n"
+             "ids: int32 token ids; sentences: int64 token offsets; documents: int64 sentence\n"
+             "offsets; pred_docs, ref_docs: int64 document index of each pair; measures: list of\n"
+             "(kind, n, x) with kind 0 = n-gram (n), 1 = LCS, 2 = summary-level LCS, 3 = weighted\n"
+             "LCS (x = weight), 4 = skip-bigram (n = max gap or -1, x = 1.0 adds unigrams).\n"
+             "Returns bytes of float64 shaped (len(measures), 3, n_pairs): hit, pred_base,\n"
+             "ref_base.");
+
+static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *o_ids, *o_sent, *o_docs, *o_pred, *o_ref, *o_measures;
+    Py_ssize_t vocab_size;
+    if (!PyArg_ParseTuple(args, "OOOOOOn", &o_ids, &o_sent, &o_docs, &o_pred, &o_ref, &o_measures,
+                          &vocab_size))
+        return NULL;
+    Py_buffer ids = {0}, sent = {0}, docs = {0}, pred = {0}, ref = {0};
+    PyObject *result = NULL;
+    MeasureSpec *specs = NULL;
+    if (get_buffer(o_ids, &ids, 4, "ids") < 0)
+        return NULL;
+    if (get_buffer(o_sent, &sent, 8, "sentences") < 0)
+        goto release;
+    if (get_buffer(o_docs, &docs, 8, "documents") < 0)
+        goto release;
+    if (get_buffer(o_pred, &pred, 8, "pred_docs") < 0)
+        goto release;
+    if (get_buffer(o_ref, &ref, 8, "ref_docs") < 0)
+        goto release;
+    Py_ssize_t n_pairs = pred.len / 8;
+    if (ref.len / 8 != n_pairs) {
+        PyErr_SetString(PyExc_ValueError, "pred_docs and ref_docs differ in length");
+        goto release;
+    }
+    Py_ssize_t n_docs = docs.len / 8 - 1;
+    const int64_t *pred_docs = pred.buf, *ref_docs = ref.buf;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        if (pred_docs[k] < 0 || pred_docs[k] >= n_docs || ref_docs[k] < 0 || ref_docs[k] >= n_docs) {
+            PyErr_Format(PyExc_IndexError, "pair %zd names a document out of range", k);
+            goto release;
+        }
+    }
+    const int32_t *id_data = ids.buf;
+    for (Py_ssize_t t = 0; t < ids.len / 4; t++) {
+        if (id_data[t] < 0 || id_data[t] >= vocab_size) {
+            PyErr_Format(PyExc_ValueError, "token id %d out of range", id_data[t]);
+            goto release;
+        }
+    }
+    PyObject *fast = PySequence_Fast(o_measures, "measures must be a list");
+    if (!fast)
+        goto release;
+    Py_ssize_t n_measures = PySequence_Fast_GET_SIZE(fast);
+    specs = calloc((size_t)(n_measures ? n_measures : 1), sizeof(MeasureSpec));
+    if (!specs) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        goto release;
+    }
+    for (Py_ssize_t k = 0; k < n_measures; k++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, k), "iid", &specs[k].kind, &specs[k].n,
+                              &specs[k].x)) {
+            Py_DECREF(fast);
+            goto release;
+        }
+        if (!measure_spec_valid(specs[k])) {
+            PyErr_Format(PyExc_ValueError, "measure %zd: unknown kind, or bad n or x", k);
+            Py_DECREF(fast);
+            goto release;
+        }
+    }
+    Py_DECREF(fast);
+    result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_measures * 3 * n_pairs * sizeof(double)));
+    if (!result)
+        goto release;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    Corpus corpus = {ids.buf, sent.buf, docs.buf};
+    Workspace w;
+    int status = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (workspace_init(&w, vocab_size) < 0) {
+        status = -1;
+    } else {
+        for (Py_ssize_t k = 0; k < n_pairs && status == 0; k++) {
+            for (Py_ssize_t m = 0; m < n_measures && status == 0; m++) {
+                double *row = out + m * 3 * n_pairs;
+                status = count_one(&w, &corpus, specs[m], pred_docs[k], ref_docs[k], row + k,
+                                   row + n_pairs + k, row + 2 * n_pairs + k);
+            }
+        }
+    }
+    workspace_free(&w);
+    Py_END_ALLOW_THREADS
+    if (status < 0) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+    }
+release:
+    free(specs);
+    if (ids.obj)
+        PyBuffer_Release(&ids);
+    if (sent.obj)
+        PyBuffer_Release(&sent);
+    if (docs.obj)
+        PyBuffer_Release(&docs);
+    if (pred.obj)
+        PyBuffer_Release(&pred);
+    if (ref.obj)
+        PyBuffer_Release(&ref);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"count_pairs", count_pairs, METH_VARARGS, count_pairs_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "rouge_plus.kernels._native",
+    .m_doc = "Compiled kernels of rouge_plus (tokenizing ASCII text, counting overlaps).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    init_token_bytes();
+    if (PyType_Ready(&VocabularyType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&native_module);
+    if (!module)
+        return NULL;
+    Py_INCREF(&VocabularyType);
+    if (PyModule_AddObject(module, "Vocabulary", (PyObject *)&VocabularyType) < 0) {
+        Py_DECREF(&VocabularyType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "KIND_NGRAM", KIND_NGRAM) < 0 ||
+        PyModule_AddIntConstant(module, "KIND_LCS", KIND_LCS) < 0 ||
+        PyModule_AddIntConstant(module, "KIND_SUMMARY_LCS", KIND_SUMMARY_LCS) < 0 ||
+        PyModule_AddIntConstant(module, "KIND_WEIGHTED_LCS", KIND_WEIGHTED_LCS) < 0 ||
+        PyModule_AddIntConstant(module, "KIND_SKIP_BIGRAM", KIND_SKIP_BIGRAM) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,208 @@
+"""Reading predictions and references from files: text files, JSON Lines, CSV, saved datasets.
+
+One set of rules for the command line and the Space. A row gives one prediction (a text) and
+its references: a reference cell holds a text, a list of texts, or (in CSV and text cells) a JSON
+list of texts; several reference columns add up. Every problem raises :class:`InputError` with a
+message that names the file and the line or row at fault.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from importlib import resources
+from pathlib import Path
+
+Corpus = tuple[list[str], list[list[str]]]
+Record = tuple[str, dict]  # (where: file and line or row, the row's columns)
+
+
+class InputError(ValueError):
+    """Input that cannot be read or does not have the expected shape; the message is meant
+    for the person who gave it."""
+
+
+def unescape_line(line: str) -> str:
+    r"""In a plain-text file every line is one text: turn the ``\n`` escape into a newline (a
+    sentence break for rougeLsum) and ``\\`` into a backslash; keep others as is."""
+    out = []
+    i = 0
+    while i < len(line):
+        pair = line[i : i + 2]
+        if pair in ("\\n", "\\\\"):
+            out.append("\n" if pair == "\\n" else "\\")
+            i += 2
+        else:
+            out.append(line[i])
+            i += 1
+    return "".join(out)
+
+
+def decode(raw: bytes, source: str) -> str:
+    """UTF-8 text (a byte-order mark is dropped); ``InputError`` naming ``source`` otherwise."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{source}: not UTF-8 text (byte {error.start} cannot be decoded); save it as UTF-8"
+        ) from None
+
+
+def read_text(path: Path) -> str:
+    return decode(Path(path).read_bytes(), str(path))
+
+
+def json_records(lines: Iterable[str], source: str) -> Iterator[Record]:
+    """One JSON object per non-blank line, each named ``source:line``."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{source}:{number}"
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{where}: not valid JSON ({error.msg})") from None
+        except RecursionError:
+            raise InputError(f"{where}: JSON nested too deeply") from None
+        except ValueError as error:  # e.g. an integer too long to convert
+            raise InputError(f"{where}: not valid JSON ({error})") from None
+        if not isinstance(row, dict):
+            raise InputError(f"{where}: not a JSON object (got {type(row).__name__})")
+        yield where, row
+
+
+def csv_records(text: str, source: str) -> list[Record]:
+    """Rows of a CSV text with a header line, each named ``source: row N``."""
+    try:
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except csv.Error as error:
+        raise InputError(f"{source}: cannot be read as CSV ({error})") from None
+    return [(f"{source}: row {number}", row) for number, row in enumerate(rows, start=1)]
+
+
+def looks_like_jsonl(name: str, text: str) -> bool:
+    """JSON Lines when the name ends in .jsonl/.json or the text starts with ``{``."""
+    return Path(name).suffix.lower() in (".jsonl", ".json") or text.lstrip().startswith("{")
+
+
+def parse_records(text: str, source: str, *, jsonl: bool) -> list[Record]:
+    """The rows of a JSON Lines or CSV text; ``InputError`` when there are none."""
+    records = list(json_records(text.splitlines(), source)) if jsonl else csv_records(text, source)
+    if not records:
+        raise InputError(f"{source}: no rows")
+    return records
+
+
+def read_records(path: Path, *, jsonl: bool | None = None) -> list[Record]:
+    """The rows of a JSON Lines or CSV file (``jsonl=None``: guessed from name and content)."""
+    text = read_text(path)
+    if jsonl is None:
+        jsonl = looks_like_jsonl(str(path), text)
+    return parse_records(text, str(path), jsonl=jsonl)
+
+
+def column_names(records: Sequence[Record]) -> list[str]:
+    """Every column of any row, in order of first appearance."""
+    return list(dict.fromkeys(key for _, row in records for key in row if key is not None))
+
+
+def reference_cell(value: object, where: str) -> list[str]:
+    """A reference cell: a text, or a non-empty list of texts (a JSON list when it comes as
+    text)."""
+    if isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            value = json.loads(value)
+        except (json.JSONDecodeError, RecursionError):
+            return [value]  # a text that happens to start with "["
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(ref, str) for ref in value):
+        return value
+    raise InputError(f"{where}: references must be a text or a non-empty list of texts")
+
+
+def corpus_from_records(
+    records: Sequence[Record], prediction: str, references: str | Sequence[str]
+) -> Corpus:
+    """Predictions and reference lists from the chosen columns of each row."""
+    if not records:
+        raise InputError("the input has no rows")
+    reference_columns = [references] if isinstance(references, str) else list(references)
+    if not prediction or not reference_columns:
+        raise InputError("choose the prediction column and at least one reference column")
+    preds, refs = [], []
+    for where, row in records:
+        for name in (prediction, *reference_columns):
+            if row.get(name) is None:
+                columns = ", ".join(map(str, (key for key in row if key is not None)))
+                raise InputError(f"{where}: no column {name!r} (columns: {columns})")
+        text = row[prediction]
+        if not isinstance(text, str):
+            raise InputError(f"{where}: {prediction!r} is a {type(text).__name__}, not a text")
+        preds.append(text)
+        refs.append([ref for name in reference_columns for ref in reference_cell(row[name], where)])
+    return preds, refs
+
+
+def read_text_files(predictions: Path, references: Sequence[Path]) -> Corpus:
+    """One text per line; several reference files give several references per row."""
+    preds = [unescape_line(line) for line in read_text(predictions).splitlines()]
+    columns = [
+        [unescape_line(line) for line in read_text(path).splitlines()] for path in references
+    ]
+    for path, column in zip(references, columns, strict=True):
+        if len(column) != len(preds):
+            raise InputError(
+                f"{path} has {len(column)} lines but {predictions} has {len(preds)}; "
+                "every file needs one line per example"
+            )
+    if not preds:
+        raise InputError(f"{predictions}: no lines")
+    return preds, [list(row) for row in zip(*columns, strict=True)]
+
+
+def read_saved_dataset(path: Path, split: str | None, prediction: str, reference: str) -> Corpus:
+    """A ``datasets`` dataset saved with ``save_to_disk`` (a Dataset or a DatasetDict)."""
+    try:
+        import datasets
+    except ImportError:
+        raise InputError(
+            "reading a saved dataset needs the 'datasets' package: pip install rouge-plus[evaluate]"
+        ) from None
+    if not path.exists():
+        raise InputError(f"{path}: no such dataset directory")
+    try:
+        loaded = datasets.load_from_disk(str(path))
+    except FileNotFoundError as error:
+        raise InputError(f"{path}: not a dataset saved with save_to_disk ({error})") from None
+    if isinstance(loaded, datasets.DatasetDict):
+        if split is None and len(loaded) == 1:
+            split = next(iter(loaded))
+        if split not in loaded:
+            wanted = "choose one with --split" if split is None else f"no split {split!r}"
+            raise InputError(f"{path}: {wanted} (splits: {', '.join(loaded)})")
+        loaded = loaded[split]
+    elif split is not None:
+        raise InputError(f"{path}: --split {split!r} given, but this dataset has no splits")
+    for name in (prediction, reference):
+        if name not in loaded.column_names:
+            raise InputError(
+                f"{path}: no column {name!r} (columns: {', '.join(loaded.column_names)})"
+            )
+    preds = loaded[prediction]
+    refs = [reference_cell(cell, f"{path}: row {i}") for i, cell in enumerate(loaded[reference])]
+    return list(preds), refs
+
+
+def sample_text() -> str:
+    """The bundled sample corpus as JSON Lines: short news-style summaries with one to three
+    references."""
+    return (resources.files("rouge_plus") / "data" / "sample.jsonl").read_text(encoding="utf-8")
+
+
+def read_demo() -> Corpus:
+    """The bundled sample corpus."""
+    records = parse_records(sample_text(), "sample.jsonl", jsonl=True)
+    return corpus_from_records(records, "prediction", "references")

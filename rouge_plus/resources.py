@@ -1,0 +1,119 @@
+"""The one place where options become the things that score: a text pipeline, a synonym
+source and a topic-word tagger.
+
+Every stage below takes these as plain values; nothing below this module reads
+:class:`~rouge_plus.options.ScoreOptions`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .options import ScoreOptions
+from .rouge2.pos import load_tagger, topic_filter
+from .rouge2.synonyms import Synonyms, load_synonyms
+from .rouge155.length_limit import limit_bytes, limit_words
+from .text.encoding import TextPipeline
+from .text.sentences import get_sentence_splitter
+from .text.stemming import CACHE_SIZE, porter_stem
+from .text.stopwords import resolve_stopwords
+from .text.tokenizers import get_tokenizer
+
+Stemmer = Callable[[str], str]
+
+
+def _rouge155_stemmer() -> Stemmer:
+    from .rouge155.stemmer import Rouge155Stemmer
+
+    return functools.lru_cache(maxsize=CACHE_SIZE)(Rouge155Stemmer())
+
+
+# Stemmers by the name ScoreOptions.stemmer_name gives; built on first use, once per process.
+_STEMMERS: dict[str, Callable[[], Stemmer]] = {
+    "porter": lambda: porter_stem,
+    "rouge155": _rouge155_stemmer,
+}
+
+
+@functools.cache
+def get_stemmer(name: str) -> Stemmer:
+    """The stemmer registered under ``name``; ``ValueError`` lists the valid names."""
+    try:
+        factory = _STEMMERS[name]
+    except KeyError:
+        valid = ", ".join(sorted(_STEMMERS))
+        raise ValueError(
+            f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}"
+        ) from None
+    return factory()
+
+
+def text_pipeline(options: ScoreOptions) -> TextPipeline:
+    """How the options turn texts into tokens."""
+    return TextPipeline(
+        tokenizer=get_tokenizer(options.tokenizer),
+        split_sentences=get_sentence_splitter(options.split_sentences),
+        stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
+        stopwords=resolve_stopwords(options.remove_stopwords),
+        limit_text=_length_limit(options),
+    )
+
+
+def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
+    """Tag one sentence and keep its topic words (ROUGE 2.0), lowercased like other tokens.
+
+    Tagging sees the words with their case: taggers are far less accurate on lowercased text.
+    """
+    prefixes = options.topic_prefixes
+    if options.pos_tagger == "pretagged":
+
+        def pretagged_topic_words(sentence: str) -> list[str]:
+            pairs = [token.rpartition("/") for token in sentence.split()]
+            return [word.lower() for word, _, tag in pairs if tag.startswith(prefixes)]
+
+        return pretagged_topic_words
+    tagger = load_tagger(options.pos_tagger)
+    builtin = isinstance(options.tokenizer, str)
+    cased = get_tokenizer(options.tokenizer, lowercase=False)
+
+    def tagged_topic_words(sentence: str) -> list[str]:
+        tokens = cased(sentence)
+        kept = [tokens[i] for i in topic_filter(tokens, tagger(tokens), prefixes)]
+        return [token.lower() for token in kept] if builtin else kept
+
+    return tagged_topic_words
+
+
+def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    if options.max_words:
+        return functools.partial(limit_words, max_words=options.max_words)
+    if options.max_bytes:
+        return functools.partial(limit_bytes, max_bytes=options.max_bytes)
+    return None
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What every chunk of a scoring call shares, resolved once per call: the text pipeline,
+    the synonym source (a user's file or mapping is parsed once, not once per chunk), the
+    topic-word tagger, and the signature that names them."""
+
+    pipeline: TextPipeline
+    synonyms: Synonyms | None
+    topic_words: Callable[[str], list[str]] | None
+    signature: str
+
+    @classmethod
+    def for_options(cls, options: ScoreOptions) -> Resources:
+        synonyms = load_synonyms(options.synonyms) if options.needs_synonyms else None
+        tagger_name = None
+        if options.has_topic and options.pos_tagger != "pretagged":
+            tagger_name = load_tagger(options.pos_tagger).name
+        return cls(
+            text_pipeline(options),
+            synonyms,
+            topic_words(options) if options.has_topic else None,
+            options.signature(synonyms and synonyms.name, tagger_name),
+        )

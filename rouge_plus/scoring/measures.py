@@ -1,0 +1,178 @@
+"""ROUGE type names and what each one measures.
+
+A type name such as ``"rouge2"``, ``"rougeLsum"`` or ``"rougeSU4"`` is parsed once into a
+:class:`Measure`, a small immutable description that the counting kernels and the
+precision/recall formulas dispatch on. Names are matched against a registry of patterns, so an
+unknown name fails with the list of valid forms instead of deep inside the scorer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..kernels.spec import Kernel, KernelSpec
+from .fmeasure import safe_divide
+
+MAX_NGRAM = 9
+DEFAULT_W = 1.2
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One ROUGE variant.
+
+    ``kind`` selects the counting kernel:
+
+    - ``"ngram"``: clipped n-gram overlap over the whole token list (``n``);
+    - ``"lcs"``: one longest common subsequence over the whole token lists;
+    - ``"summary_lcs"``: Lin's summary-level union LCS over sentences (ROUGE-Lsum, and ROUGE-L
+      under ``profile="rouge155"``, as ROUGE-1.5.5 computes it);
+    - ``"weighted_lcs"``: ROUGE-1.5.5's weighted LCS with f(k) = k**``weight``;
+    - ``"skip_bigram"``: ROUGE-1.5.5's skip-bigrams with at most ``max_gap`` words between the
+      two words (None: no limit), plus unigrams when ``unigrams``;
+    - ``"topic"``: ROUGE 2.0's topic coverage, clipped unigram overlap of the words whose
+      part-of-speech is a topic tag (on sets of distinct words when ``unique``).
+
+    ``synonyms`` (n-grams and topic): two words match when equal or synonymous, and units are
+    matched one to one (a maximum matching), as ROUGE 2.0's "+Synonyms" variants intend.
+    """
+
+    name: str
+    kind: str
+    n: int = 0
+    weight: float = 0.0
+    max_gap: int | None = None
+    unigrams: bool = False
+    unique: bool = False
+    synonyms: bool = False
+
+    @property
+    def uses_sentences(self) -> bool:
+        return self.kind in ("summary_lcs", "weighted_lcs")
+
+    def kernel_spec(self) -> KernelSpec:
+        """The counting kernel call for this measure (topic: unigrams of the topic words)."""
+        kernel = _KERNELS[self.kind]
+        if kernel == Kernel.SKIP_BIGRAM:
+            return KernelSpec(kernel, max_gap=self.max_gap, unigrams=self.unigrams)
+        return KernelSpec(kernel, n=self.n, weight=self.weight)
+
+    def precision_recall(
+        self, hit: np.ndarray, pred_base: np.ndarray, ref_base: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Precision and recall from counts (summed over references when pooled)."""
+        precision, recall = safe_divide(hit, pred_base), safe_divide(hit, ref_base)
+        if self.kind == "weighted_lcs":  # f⁻¹ of the ratios
+            return precision ** (1 / self.weight), recall ** (1 / self.weight)
+        return precision, recall
+
+    def best_recall_key(
+        self, hit: np.ndarray, ref_base: np.ndarray, reported_recall: np.ndarray
+    ) -> np.ndarray:
+        """What ROUGE-1.5.5's ``-f B`` maximizes over references (first wins on ties).
+
+        The reported (rounded) recall for n-grams and skip-bigrams; the unrounded ratio for
+        ROUGE-L; for ROUGE-W the recall before its base is weighted a second time.
+        """
+        if self.kind in ("lcs", "summary_lcs"):
+            return safe_divide(hit, ref_base)
+        if self.kind == "weighted_lcs":
+            return safe_divide(hit, ref_base ** (1 / self.weight)) ** (1 / self.weight)
+        return reported_recall
+
+
+_KERNELS = {
+    "ngram": Kernel.NGRAM,
+    "topic": Kernel.NGRAM,
+    "lcs": Kernel.LCS,
+    "summary_lcs": Kernel.SUMMARY_LCS,
+    "weighted_lcs": Kernel.WEIGHTED_LCS,
+    "skip_bigram": Kernel.SKIP_BIGRAM,
+}
+
+
+def _weight(text: str | None) -> float:
+    weight = DEFAULT_W if text is None else float(text)
+    if not weight > 0:
+        raise ValueError(f"rouge_types: the weight of ROUGE-W must be positive, got {text}")
+    return weight
+
+
+def _skip_bigram(match: re.Match[str]) -> Measure:
+    gap = match.group(2)
+    return Measure(
+        match.group(0),
+        "skip_bigram",
+        max_gap=None if gap == "*" else int(gap),
+        unigrams=match.group(1) == "SU",
+    )
+
+
+_PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]] = [
+    (
+        re.compile(r"rouge([1-9])"),
+        f"rouge1 .. rouge{MAX_NGRAM}",
+        lambda m: Measure(m.group(0), "ngram", n=int(m.group(1))),
+    ),
+    (
+        re.compile(r"rouge([1-9])\+synonyms"),
+        f"rouge1+synonyms .. rouge{MAX_NGRAM}+synonyms",
+        lambda m: Measure(m.group(0), "ngram", n=int(m.group(1)), synonyms=True),
+    ),
+    (
+        re.compile(r"rougeTopic(Uniq)?(\+synonyms)?"),
+        "rougeTopic, rougeTopicUniq, rougeTopic+synonyms, rougeTopicUniq+synonyms",
+        lambda m: Measure(
+            m.group(0), "topic", n=1, unique=bool(m.group(1)), synonyms=bool(m.group(2))
+        ),
+    ),
+    (re.compile(r"rougeL"), "rougeL", lambda m: Measure("rougeL", "lcs")),
+    (re.compile(r"rougeLsum"), "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
+    (
+        re.compile(r"rougeW(?:-(\d+(?:\.\d+)?))?"),
+        "rougeW (w = 1.2), rougeW-<w> such as rougeW-1.5",
+        lambda m: Measure(m.group(0), "weighted_lcs", weight=_weight(m.group(1))),
+    ),
+    (
+        re.compile(r"rouge(SU|S)(\d+|\*)"),
+        "rougeS<D>, rougeSU<D> (at most D words between the pair, as ROUGE-1.5.5's -2 D), "
+        "rougeS*, rougeSU*",
+        _skip_bigram,
+    ),
+]
+
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def valid_forms() -> list[str]:
+    """Human-readable list of the accepted ROUGE type names."""
+    return [form for _, form, _ in _PATTERNS]
+
+
+def parse_rouge_type(name: object) -> Measure:
+    """Parse one ROUGE type name, raising ``ValueError`` that lists the valid names."""
+    if not isinstance(name, str):
+        raise TypeError(f"rouge_types: every entry must be a str, got {type(name).__name__}")
+    for pattern, _, build in _PATTERNS:
+        match = pattern.fullmatch(name)
+        if match:
+            return build(match)
+    raise ValueError(
+        f"rouge_types: unknown ROUGE type {name!r}; valid types are: {'; '.join(valid_forms())}"
+    )
+
+
+def parse_rouge_types(names: Iterable[str] | str | None) -> tuple[Measure, ...]:
+    """Parse a list of names, keeping the user's order and dropping exact duplicates."""
+    if names is None:
+        names = DEFAULT_ROUGE_TYPES
+    if isinstance(names, str):
+        names = [names]
+    measures = tuple(dict.fromkeys(parse_rouge_type(name) for name in names))
+    if not measures:
+        raise ValueError("rouge_types: at least one ROUGE type is required")
+    return measures

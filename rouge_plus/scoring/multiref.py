@@ -1,0 +1,96 @@
+"""Reducing the scores against several references to one score per prediction (SPEC §3).
+
+Each mode receives, for one ROUGE type, the counts of every (prediction, reference) pair —
+``hit``, ``pred_base``, ``ref_base`` — with ``owner[k]`` the row of pair ``k``; pairs of a row are
+contiguous and in reference order. It returns precision, recall and F per row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .fmeasure import FMeasure, rounded_prf
+from .measures import Measure
+
+MULTI_REF_MODES = ("best", "pooled", "mean", "best_recall", "jackknife")
+
+
+def _group_starts(owner: np.ndarray, n_rows: int) -> np.ndarray:
+    return np.searchsorted(owner, np.arange(n_rows))
+
+
+def _first_max(values: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarray:
+    """Index of the first pair of each row whose value equals the row's maximum."""
+    starts = _group_starts(owner, n_rows)
+    row_max = np.maximum.reduceat(values, starts)
+    candidates = np.flatnonzero(values == row_max[owner])
+    _, first = np.unique(owner[candidates], return_index=True)
+    return candidates[first]
+
+
+def reduce_references(
+    mode: str,
+    counts: tuple[np.ndarray, np.ndarray, np.ndarray],
+    owner: np.ndarray,
+    n_rows: int,
+    measure: Measure,
+    fmeasure: FMeasure,
+    round5_values: bool = False,
+) -> np.ndarray:
+    """Per-row ``(precision, recall, f)`` as an ``(n_rows, 3)`` array.
+
+    ``round5_values`` gives every value as ROUGE-1.5.5 prints it: precision and recall rounded to
+    5 decimals (as Perl's ``%7.5f``), and F computed from the rounded values, then rounded.
+    """
+    hit, pred_base, ref_base = counts
+
+    def prf(h: np.ndarray, p_base: np.ndarray, r_base: np.ndarray) -> np.ndarray:
+        precision, recall = measure.precision_recall(h, p_base, r_base)
+        if not round5_values:
+            return np.stack([precision, recall, fmeasure(precision, recall)], axis=1)
+        return np.stack(rounded_prf(precision, recall, fmeasure), axis=1)
+
+    if mode == "pooled":
+        starts = _group_starts(owner, n_rows)
+        return prf(*(np.add.reduceat(c, starts) for c in (hit, pred_base, ref_base)))
+
+    per_pair = prf(hit, pred_base, ref_base)
+    if mode == "best":
+        return per_pair[_first_max(per_pair[:, 2], owner, n_rows)]
+    if mode == "best_recall":
+        key = measure.best_recall_key(hit, ref_base, per_pair[:, 1])
+        return per_pair[_first_max(key, owner, n_rows)]
+    if mode == "mean":
+        starts = _group_starts(owner, n_rows)
+        sizes = np.diff(np.append(starts, len(owner)))
+        mean_p = np.add.reduceat(per_pair[:, 0], starts) / sizes
+        mean_r = np.add.reduceat(per_pair[:, 1], starts) / sizes
+        return np.stack([mean_p, mean_r, fmeasure(mean_p, mean_r)], axis=1)
+    if mode == "jackknife":
+        return _jackknife(per_pair, owner, n_rows)
+    raise ValueError(
+        f"multi_ref: unknown mode {mode!r}; valid modes are: {', '.join(MULTI_REF_MODES)}"
+    )
+
+
+def _jackknife(per_pair: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarray:
+    """Lin (2004): best score over each leave-one-out reference set, averaged over the sets.
+
+    A row with a single reference keeps that reference's score.
+    """
+    out = np.empty((n_rows, 3))
+    starts = _group_starts(owner, n_rows)
+    ends = np.append(starts[1:], len(owner))
+    for row, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        scores = per_pair[start:end]
+        if len(scores) == 1:
+            out[row] = scores[0]
+            continue
+        # Leaving out any reference but the best keeps the best; leaving out the best picks the
+        # first maximum of the others. That is O(K) instead of K argmaxes.
+        best = int(np.argmax(scores[:, 2]))
+        runner_up = int(np.argmax(np.where(np.arange(len(scores)) == best, -1.0, scores[:, 2])))
+        picks = np.full(len(scores), best)
+        picks[best] = runner_up
+        out[row] = scores[picks].mean(axis=0)
+    return out

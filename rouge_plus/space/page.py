@@ -1,0 +1,387 @@
+"""rouge_plus in the browser: one pair with its matches highlighted, or a whole corpus file.
+
+``app.py`` at the repository root launches :func:`main` (address from GRADIO_SERVER_NAME /
+GRADIO_SERVER_PORT, default 127.0.0.1:7860); on a Hugging Face Space the same file is the app.
+This module is the page's layout and wiring; the logic lives in the other ``rouge_plus.space``
+modules, which the tests call without a browser. The API endpoint ``/score`` (see
+:mod:`.api`) returns exactly what ``rouge_plus.score`` returns::
+
+    Client(url).predict(predictions=[...], references=[...], api_name="/score")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+
+import gradio as gr
+from matplotlib.figure import Figure
+
+from .._version import __version__
+from ..options import PROFILES
+from ..readers import InputError, column_names, corpus_from_records, sample_text
+from ..scorer import score_examples
+from ..scoring.multiref import MULTI_REF_MODES
+from ..text.sentences import available_sentence_splitters
+from ..text.tokenizers import available_tokenizers
+from .api import score_api
+from .corpus_files import (
+    MAX_UPLOAD_MB,
+    PREDICTION_COLUMNS,
+    REFERENCE_COLUMNS,
+    guess_column,
+    load_source,
+    write_scores_csv,
+)
+from .histogram import histogram_figure
+from .pair_input import check_pair, split_references
+from .render import CSS, explanation_html, scores_table_html, summary_table_html
+from .scoring import (
+    DEFAULT_TOPIC_POS,
+    DEFAULT_TYPES,
+    TYPE_CHOICES,
+    build_options,
+    corpus_summary,
+    explain_references,
+    pair_scores,
+    profile_defaults,
+    score_options,
+    stopword_choices,
+)
+
+CORPUS_CHUNK_ROWS = 200  # rows scored between two progress-bar updates
+
+MULTI_REF_LABELS = {
+    "best": "best F (rouge_score)",
+    "pooled": "pooled (ROUGE-1.5.5 -f A)",
+    "mean": "mean P, R (ROUGE 2.0)",
+    "best_recall": "best recall (ROUGE-1.5.5 -f B)",
+    "jackknife": "jackknife (Lin 2004)",
+}
+MULTI_REF_HELP = (
+    "best: the reference with the highest F; pooled: counts summed over references; "
+    "mean: mean precision and recall; jackknife: leave-one-out average."
+)
+PROFILE_LABELS = {"default": "default (rouge_score)", "rouge155": "rouge155 (ROUGE-1.5.5)"}
+PROFILE_HELP = "rouge155 also switches the tokenizer and multi-reference mode to 1.5.5's."
+
+# Prediction, references (separated by ---), ROUGE types.
+EXAMPLES = [
+    ["The cat and the dog.", "The cat is on the mat.", DEFAULT_TYPES],
+    [
+        "Water spinach is a leaf vegetable commonly eaten in tropical areas of Asia.",
+        "Water spinach is a green leafy vegetable grown in the tropics.\n---\n"
+        "Water spinach is a semi-aquatic tropical plant grown as a vegetable.\n---\n"
+        "Water spinach is a commonly eaten leaf vegetable of Asia.",
+        DEFAULT_TYPES,
+    ],
+    [
+        "Lightweight phone.\nBright screen.\nScreen is very clear.",
+        "The phone is very lightweight.\nThe display is also very bright and clear.",
+        [*DEFAULT_TYPES, "rouge1+synonyms"],
+    ],
+    [
+        "The car is fast and cheap to run.",
+        "This automobile is quick and inexpensive to operate.\n---\n"
+        "A fast auto that is economical to drive.",
+        ["rouge1", "rouge1+synonyms", "rougeL"],
+    ],
+]
+
+INTRO = f"""
+# ROUGE+ &nbsp;<small>rouge_plus {__version__}</small>
+Score generated text against references with the whole ROUGE family — numbers identical to
+`rouge_score` / `evaluate` by default. **Single pair** shows *why* a pair scores what it does;
+**Corpus** scores a CSV or JSONL file (up to {MAX_UPLOAD_MB} MB) with bootstrap confidence
+intervals.
+"""
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Show input problems (ours and rouge_plus's validation errors) as a message, not a trace."""
+    try:
+        yield
+    except (ValueError, TypeError, UnicodeDecodeError) as error:
+        raise gr.Error(str(error), title="Cannot score this input") from error
+
+
+# --- event handlers -----------------------------------------------------------------------
+
+
+def options_reader(settings: dict[str, gr.components.Component]):
+    """The event handler that reads the shared option inputs (``settings``: ``build_options``
+    parameter name -> component) as ``rouge_plus.score`` keywords; every scoring event starts
+    here, so a bad option stops it with a message."""
+    names = {component: name for name, component in settings.items()}
+
+    def read_options(values: dict) -> dict:
+        with user_errors():
+            return build_options(**{names[component]: value for component, value in values.items()})
+
+    return read_options
+
+
+def score_single(
+    prediction: str, references_text: str, ngram_n: int, options: dict
+) -> tuple[str, str, str]:
+    """The single-pair tab: (scores table, highlighted texts, signature) as HTML/Markdown."""
+    with user_errors():
+        references = split_references(references_text)
+        check_pair(prediction, references)
+        resolved = score_options(options)
+        scores = pair_scores(prediction, references, options)
+        explained = explain_references(prediction, references, options, int(ngram_n))
+    highlights = explanation_html(prediction, explained, int(ngram_n), resolved.needs_synonyms)
+    summary = f"{len(references)} reference(s), combined with multi_ref=`{resolved.multi_ref}`"
+    return scores_table_html(scores), highlights, f"{summary}  \n`{resolved.signature()}`"
+
+
+def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, str]:
+    """Fill the column pickers from the data; report the row count or what is wrong."""
+    if not upload and not (pasted and pasted.strip()):
+        return gr.update(choices=[], value=None), gr.update(choices=[], value=[]), ""
+    try:
+        rows = load_source(upload, pasted)
+    except InputError as error:
+        gr.Warning(str(error))
+        return gr.update(choices=[], value=None), gr.update(choices=[], value=[]), f"⚠️ {error}"
+    columns = column_names(rows)
+    prediction = guess_column(columns, PREDICTION_COLUMNS)
+    reference = guess_column(columns, REFERENCE_COLUMNS)
+    return (
+        gr.update(choices=columns, value=prediction),
+        gr.update(choices=columns, value=[reference] if reference else []),
+        f"{len(rows):,} rows · columns: {', '.join(columns)}",
+    )
+
+
+def score_corpus(
+    upload: str | None,
+    pasted: str | None,
+    prediction_column: str,
+    reference_columns: list[str],
+    confidence_level: float,
+    n_resamples: int,
+    seed: int,
+    options: dict,
+    progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to request a progress bar
+) -> tuple[str, Figure, str, str]:
+    """The corpus tab: (aggregate table, histogram, per-example CSV path, status line)."""
+    with user_errors():
+        rows = load_source(upload, pasted)
+        predictions, references = corpus_from_records(rows, prediction_column, reference_columns)
+        progress((0, len(rows)), desc="Scoring", unit="rows")
+        examples = score_examples(
+            predictions,
+            references,
+            score_options(options),
+            chunk_size=CORPUS_CHUNK_ROWS,
+            on_chunk=lambda _, stop: progress((stop, len(rows)), desc="Scoring", unit="rows"),
+        )
+        progress(1.0, desc="Bootstrap confidence intervals")
+        summary = corpus_summary(examples, options, confidence_level, n_resamples, seed)
+    csv_path = write_scores_csv(examples, tempfile.mkdtemp(prefix="rouge_plus_"))
+    status = (
+        f"Scored {len(examples):,} examples · {int(n_resamples):,} bootstrap resamples, "
+        f"seed {int(seed)}  \n`{examples.signature}`"
+    )
+    return (
+        summary_table_html(summary, options["rouge_types"], confidence_level),
+        histogram_figure(examples),
+        str(csv_path),
+        status,
+    )
+
+
+# --- page ----------------------------------------------------------------------------------
+
+
+def build_demo() -> gr.Blocks:
+    """The whole page; nothing runs until it is launched."""
+    with gr.Blocks(title="ROUGE+ · rouge_plus", analytics_enabled=False) as demo:
+        gr.Markdown(INTRO)
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=1, min_width=260, elem_id="options"):
+                settings = _options_column()
+            with gr.Column(scale=3), gr.Tabs():
+                with gr.Tab("Single pair", id="single"):
+                    single = _single_pair_tab(settings["rouge_types"])
+                with gr.Tab("Corpus", id="corpus"):
+                    corpus = _corpus_tab()
+        _wire_single(demo, single, settings)
+        _wire_corpus(corpus, settings)
+        gr.api(score_api, api_name="score")
+    return demo
+
+
+def _options_column() -> dict[str, gr.components.Component]:
+    """The shared option inputs, by ``build_options`` parameter name."""
+    gr.Markdown("### Options")
+    rouge_types = gr.Dropdown(
+        list(TYPE_CHOICES),
+        value=DEFAULT_TYPES,
+        multiselect=True,
+        allow_custom_value=True,
+        label="ROUGE types",
+        info="Type other names too, such as rougeW-1.5 or rougeSU9.",
+        elem_id="rouge-types",
+    )
+    use_stemmer = gr.Checkbox(False, label="Stemming (use_stemmer)")
+    tokenizer = gr.Dropdown(available_tokenizers(), value="default", label="Tokenizer")
+    multi_ref = gr.Dropdown(
+        [(MULTI_REF_LABELS.get(mode, mode), mode) for mode in MULTI_REF_MODES],
+        value="best",
+        label="Several references",
+        info=MULTI_REF_HELP,
+    )
+    with gr.Accordion("Advanced", open=False, elem_id="advanced"):
+        profile = gr.Dropdown(
+            [(PROFILE_LABELS.get(name, name), name) for name in PROFILES],
+            value="default",
+            label="Profile",
+            info=PROFILE_HELP,
+            elem_id="profile",
+        )
+        stopwords = gr.Dropdown(
+            stopword_choices(), value="none", label="Remove stopwords", elem_id="stopwords"
+        )
+        topic_pos = gr.Textbox(
+            DEFAULT_TOPIC_POS,
+            label="Topic POS prefixes (ROUGE-Topic)",
+            info="Penn Treebank tag prefixes separated by |, e.g. NN|JJ|VB",
+            elem_id="topic-pos",
+        )
+        beta = gr.Number(1.0, minimum=0.01, step=0.1, label="F beta (recall weight)")
+        split_sentences = gr.Dropdown(
+            available_sentence_splitters(), value="newline", label="Sentence splitter (ROUGE-Lsum)"
+        )
+    # Show what the profile implies; the user may still change either picker.
+    profile.change(profile_defaults, profile, [tokenizer, multi_ref], api_visibility="private")
+    return {
+        "rouge_types": rouge_types,
+        "use_stemmer": use_stemmer,
+        "tokenizer": tokenizer,
+        "split_sentences": split_sentences,
+        "multi_ref": multi_ref,
+        "beta": beta,
+        "profile": profile,
+        "stopwords": stopwords,
+        "topic_pos": topic_pos,
+    }
+
+
+def _single_pair_tab(rouge_types: gr.Dropdown) -> dict:
+    prediction = gr.Textbox(EXAMPLES[0][0], lines=3, label="Prediction", elem_id="prediction")
+    references = gr.Textbox(
+        EXAMPLES[0][1],
+        lines=5,
+        label="Reference(s) — separate several with a line holding only ---",
+        elem_id="references",
+    )
+    with gr.Row():
+        ngram_n = gr.Slider(1, 4, value=1, step=1, label="Highlight n-grams of size n", scale=2)
+        button = gr.Button("Score", variant="primary", scale=1, elem_id="score-pair")
+    table = gr.HTML(elem_id="pair-scores")
+    highlights = gr.HTML(elem_id="pair-highlights")
+    signature = gr.Markdown(elem_id="pair-signature")
+    examples = gr.Examples(
+        EXAMPLES,
+        inputs=[prediction, references, rouge_types],
+        label="Examples (click one to score it)",
+        elem_id="pair-examples",
+    )
+    return {
+        "inputs": [prediction, references, ngram_n],
+        "triggers": [button.click, ngram_n.release, examples.load_input_event.then],
+        "outputs": [table, highlights, signature],
+    }
+
+
+def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
+    private = {"api_visibility": "private"}
+    options = gr.State()  # each scoring event reads the settings into it first
+    read_options = options_reader(settings)
+    for trigger in [*tab["triggers"], demo.load]:
+        trigger(read_options, set(settings.values()), options, **private).success(
+            score_single, [*tab["inputs"], options], tab["outputs"], **private
+        )
+
+
+def _corpus_tab() -> dict:
+    with gr.Row():
+        upload = gr.File(
+            label=f"CSV or JSONL file (up to {MAX_UPLOAD_MB} MB, UTF-8)",
+            file_types=[".csv", ".jsonl", ".json"],
+            elem_id="corpus-file",
+        )
+        pasted = gr.Textbox(
+            lines=6,
+            max_lines=12,
+            label="…or paste JSON Lines",
+            placeholder='{"prediction": "…", "references": ["…", "…"]}',
+            elem_id="corpus-paste",
+        )
+    with gr.Row():
+        sample = gr.Button("Load the sample corpus", size="sm", visible=bool(sample_text()))
+        status = gr.Markdown(elem_id="corpus-status")
+    with gr.Row():
+        prediction_column = gr.Dropdown([], label="Prediction column", elem_id="prediction-column")
+        reference_columns = gr.Dropdown(
+            [], multiselect=True, label="Reference column(s)", elem_id="reference-columns"
+        )
+    with gr.Accordion("Bootstrap", open=False), gr.Row():
+        confidence = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence level")
+        n_resamples = gr.Number(1000, minimum=1, maximum=10_000, precision=0, label="Resamples")
+        seed = gr.Number(0, precision=0, label="Seed")
+    button = gr.Button("Score corpus", variant="primary", elem_id="score-corpus")
+    summary = gr.HTML(elem_id="corpus-summary")
+    with gr.Row(equal_height=False):
+        histogram = gr.Plot(label="Per-example F", scale=3)
+        download = gr.File(label="Per-example scores (CSV)", scale=2, elem_id="corpus-download")
+    return {
+        "source": [upload, pasted],
+        "sample": sample,
+        "columns": [prediction_column, reference_columns],
+        "bootstrap": [confidence, n_resamples, seed],
+        "button": button,
+        "status": status,
+        "outputs": [summary, histogram, download, status],
+    }
+
+
+def _wire_corpus(tab: dict, settings: dict) -> None:
+    private = {"api_visibility": "private"}
+    options = gr.State()  # each scoring event reads the settings into it first
+    upload, pasted = source = tab["source"]
+    column_outputs = [*tab["columns"], tab["status"]]
+    upload.change(update_columns, source, column_outputs, **private)
+    pasted.blur(update_columns, source, column_outputs, **private)
+    tab["sample"].click(sample_text, None, pasted, **private).then(
+        update_columns, source, column_outputs, **private
+    )
+    tab["button"].click(
+        options_reader(settings), set(settings.values()), options, **private
+    ).success(
+        score_corpus,
+        [*source, *tab["columns"], *tab["bootstrap"], options],
+        tab["outputs"],
+        **private,
+    )
+
+
+def main(demo: gr.Blocks | None = None) -> None:
+    """Serve the page (``demo``, or a new one) until interrupted."""
+    (demo or build_demo()).launch(
+        server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
+        server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
+        max_file_size=f"{MAX_UPLOAD_MB}mb",
+        theme=gr.themes.Soft(
+            primary_hue="indigo",
+            font=["ui-sans-serif", "system-ui", "sans-serif"],
+            font_mono=["ui-monospace", "SFMono-Regular", "monospace"],
+        ),
+        css=CSS,
+    )

@@ -1,0 +1,208 @@
+"""Texts to token-id arrays: split sentences, tokenize, stem, map words to dense integers.
+
+The result of a batch is three flat arrays (see :class:`Encoded`), the shape the counting kernels
+read. Texts that the built-in rule can tokenize (ASCII text, for the default and rouge_score
+tokenizers) are tokenized by the compiled kernel straight from the ``str``; every other text is
+tokenized in Python and handed over as tokens. Stemming maps each distinct word once, through
+the vocabulary, instead of once per occurrence.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..kernels.native import Vocabulary
+from .sentences import SentenceSplitter
+from .tokenizers import Tokenizer
+
+Item = str | list[list[str]]
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Token ids of many documents.
+
+    ``ids[sentences[s]:sentences[s + 1]]`` are the tokens of sentence ``s``; documents are runs
+    of sentences, ``documents[d]:documents[d + 1]``. Empty sentences are dropped.
+    """
+
+    ids: np.ndarray  # int32
+    sentences: np.ndarray  # int64, len n_sentences + 1
+    documents: np.ndarray  # int64, len n_documents + 1
+    vocab_size: int
+    tokenized_counts: np.ndarray  # tokens the tokenizer found per document, before stopwords
+    words: list[str] = field(default_factory=list)  # when kept: the words, by word number
+    word_ids: np.ndarray | None = None  # the id of each word when they differ (stemming)
+
+    def id_words(self) -> dict[int, list[str]]:
+        """The words behind each id (several when stemming merged them)."""
+        ids = range(len(self.words)) if self.word_ids is None else self.word_ids.tolist()
+        out: dict[int, list[str]] = {}
+        for word, token_id in zip(self.words, ids, strict=True):
+            out.setdefault(token_id, []).append(word)
+        return out
+
+    def document_tokens(self) -> list[list[int]]:
+        """The token ids of each document."""
+        flat, bounds = self.ids.tolist(), self.sentences[self.documents].tolist()
+        return [flat[a:b] for a, b in itertools.pairwise(bounds)]
+
+    def unique_per_document(self) -> Encoded:
+        """The same documents with each id kept once (first occurrence), as one sentence."""
+        docs = [list(dict.fromkeys(tokens)) for tokens in self.document_tokens()]
+        lengths = np.array([len(doc) for doc in docs], dtype=np.int64)
+        ids = np.fromiter(itertools.chain.from_iterable(docs), dtype=np.int32)
+        sentences = np.concatenate([[0], np.cumsum(lengths)])
+        documents = np.arange(len(docs) + 1, dtype=np.int64)
+        return Encoded(
+            ids, sentences, documents, self.vocab_size, lengths, self.words, self.word_ids
+        )
+
+
+def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
+    return np.diff(sentences[documents])
+
+
+@dataclass(frozen=True)
+class TextPipeline:
+    """How texts become tokens.
+
+    ``limit_text`` cuts each text before anything else (ROUGE-1.5.5's ``-l``/``-b``);
+    ``stopwords`` are removed before stemming, as 1.5.5's ``-s`` does.
+    """
+
+    tokenizer: Tokenizer
+    split_sentences: SentenceSplitter
+    stem: Callable[[str], str] | None
+    stopwords: frozenset[str] | None = None
+    limit_text: Callable[[str], str] | None = None
+
+    @property
+    def sentence_safe(self) -> bool:
+        """Whether tokenizing sentence by sentence yields the tokens of the whole text, so that
+        one encoding serves every ROUGE type."""
+        safe_cuts = self.tokenizer.safe_cuts
+        return safe_cuts is not None and self.split_sentences.cuts <= safe_cuts
+
+    def _native_reads_whole(self, by_sentence: bool) -> bool:
+        """Whether the compiled tokenizer reads the texts as they are (it splits lines itself)."""
+        return self.tokenizer.native_when is not None and (
+            not by_sentence or self.split_sentences.by_lines
+        )
+
+    def _item(self, text: str, by_sentence: bool) -> Item:
+        """What the vocabulary encodes for one text (``encode`` skips this for the texts the
+        compiled tokenizer reads as they are)."""
+        native_when = self.tokenizer.native_when
+        if native_when is not None and native_when(text):
+            if self._native_reads_whole(by_sentence):
+                return text  # whole-text documents are read as one run of tokens
+            return "\n".join(s.replace("\n", " ") for s in self.split_sentences(text))
+        if not by_sentence:
+            return [self.tokenizer(text)]
+        return [self.tokenizer(sentence) for sentence in self.split_sentences(text)]
+
+    def _limited(self, texts: Sequence[str]) -> Sequence[str]:
+        return texts if self.limit_text is None else list(map(self.limit_text, texts))
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        by_sentence: bool,
+        whole_too: bool = False,
+        keep_words: bool = False,
+        describe: Callable[[int], str] = str,
+    ) -> Encoded:
+        """Encode ``texts``: by sentence or as whole texts; with ``whole_too``, both (the whole
+        texts come first, then the same texts by sentence, as documents ``n .. 2n-1``).
+        ``keep_words`` keeps the words behind each id (for synonym matching). ``describe``
+        names text ``i`` in the note added to an error raised while tokenizing it."""
+        texts = self._limited(texts)
+        if whole_too:
+            items = self._items(texts, False, describe) + self._items(texts, True, describe)
+            return self._encode_items(items, keep_words)
+        if self._native_reads_whole(by_sentence):
+            # The common case: the compiled tokenizer reads ASCII texts as they are; only the
+            # others are prepared here (the loop over texts runs in C, mostly without the GIL).
+            prepare = functools.partial(self._prepared, by_sentence=by_sentence, describe=describe)
+            return self._encode_items(texts, keep_words, prepare)
+        return self._encode_items(self._items(texts, by_sentence, describe), keep_words)
+
+    def _prepared(
+        self, index: int, text: str, *, by_sentence: bool, describe: Callable[[int], str]
+    ) -> Item:
+        try:
+            return self._item(text, by_sentence)
+        except Exception as error:
+            error.add_note(f"(while tokenizing {describe(index)})")
+            raise
+
+    def _items(
+        self, texts: Sequence[str], by_sentence: bool, describe: Callable[[int], str]
+    ) -> list[Item]:
+        return [
+            self._prepared(index, text, by_sentence=by_sentence, describe=describe)
+            for index, text in enumerate(texts)
+        ]
+
+    def encode_topics(
+        self, texts: Sequence[str], topic_words: Callable[[str], list[str]], keep_words: bool
+    ) -> Encoded:
+        """Encode the topic words of each text, sentence by sentence (``topic_words`` tags one
+        sentence and returns its lowercased topic words)."""
+        items = [[topic_words(s) for s in self.split_sentences(t)] for t in self._limited(texts)]
+        return self._encode_items(items, keep_words)
+
+    def _encode_items(
+        self,
+        items: Sequence[Item],
+        keep_words: bool,
+        prepare: Callable[[int, str], Item] | None = None,
+    ) -> Encoded:
+        vocabulary = Vocabulary()
+        ids, sentences, documents = vocabulary.encode(items, True, prepare)
+        ids = np.frombuffer(ids, dtype=np.int32)
+        sentences = np.frombuffer(sentences, dtype=np.int64)
+        documents = np.frombuffer(documents, dtype=np.int64)
+        tokenized_counts = _token_counts(sentences, documents)
+        vocab_size = len(vocabulary)
+        need_words = keep_words or self.stopwords or self.stem
+        words = vocabulary.words() if need_words and vocab_size else []
+        if self.stopwords and words:
+            ids, sentences = _drop_words(ids, sentences, words, self.stopwords)
+        word_ids = None
+        if self.stem is not None and words:
+            word_ids, vocab_size = _stem_ids(words, self.stem)
+            ids = word_ids[ids]
+        return Encoded(
+            ids,
+            sentences,
+            documents,
+            vocab_size,
+            tokenized_counts,
+            words if keep_words else [],
+            word_ids if keep_words else None,
+        )
+
+
+def _drop_words(
+    ids: np.ndarray, sentences: np.ndarray, words: list[str], dropped: frozenset[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Remove the tokens whose word is in ``dropped``; sentences keep their places."""
+    keep = np.fromiter((word not in dropped for word in words), dtype=bool, count=len(words))[ids]
+    kept_before = np.concatenate([[0], np.cumsum(keep)])
+    return ids[keep], kept_before[sentences]
+
+
+def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[np.ndarray, int]:
+    """The id of each word's stem (words with the same stem share one id), and how many."""
+    stems = list(map(stem, words))
+    stem_id = {s: i for i, s in enumerate(dict.fromkeys(stems))}
+    remap = np.fromiter(map(stem_id.__getitem__, stems), dtype=np.int32, count=len(stems))
+    return remap, len(stem_id)

@@ -1,0 +1,149 @@
+"""The evaluate metric: loading offline, options at load and compute time, combine, state."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+evaluate = pytest.importorskip("evaluate")
+
+from rouge_plus import RougePlus, score  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+PREDICTIONS = ["The cat and the dog.", "the cat was on the mat\nmy dog ate the homework"]
+REFERENCES = [["The cat is on the mat."], ["the cat sat on the mat\nthe dog ate my homework"]]
+
+
+def test_load_from_repo_path_offline(tmp_path):
+    script = (
+        "import evaluate, json\n"
+        "m = evaluate.load('./rouge_plus', use_stemmer=True)\n"
+        f"print(json.dumps(m.compute(predictions={PREDICTIONS!r}, references={REFERENCES!r})))\n"
+    )
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_HOME": str(tmp_path),
+        "HF_DATASETS_OFFLINE": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    import json
+
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == score(
+        PREDICTIONS, REFERENCES, use_stemmer=True
+    )
+
+
+def test_compute_matches_core_and_returns_plain_floats():
+    result = RougePlus().compute(predictions=PREDICTIONS, references=REFERENCES)
+    assert result == score(PREDICTIONS, REFERENCES)
+    assert set(result) == {"rouge1", "rouge2", "rougeL", "rougeLsum"}
+    assert all(type(v) is float for v in result.values())
+    assert result["rougeLsum"] == pytest.approx((6 / 11 + 9 / 11) / 2)
+
+
+def test_single_reference_strings_and_lists_give_the_same_result():
+    flat = [refs[0] for refs in REFERENCES]
+    metric = RougePlus()
+    assert metric.compute(predictions=PREDICTIONS, references=flat) == metric.compute(
+        predictions=PREDICTIONS, references=REFERENCES
+    )
+
+
+def test_add_batch_then_compute_goes_through_evaluate_and_agrees():
+    metric = RougePlus(return_precision_recall=True)
+    metric.add_batch(predictions=PREDICTIONS[:1], references=REFERENCES[:1])
+    metric.add_batch(predictions=PREDICTIONS[1:], references=[r[0] for r in REFERENCES[1:]])
+    assert metric.compute() == score(PREDICTIONS, REFERENCES, return_precision_recall=True)
+
+
+def test_options_at_load_time_are_defaults_and_compute_overrides_them():
+    metric = RougePlus(rouge_types=["rouge1"], use_aggregator=False)
+    assert metric.compute(predictions=PREDICTIONS, references=REFERENCES) == {
+        "rouge1": [6 / 11, 10 / 11]
+    }
+    assert list(
+        metric.compute(predictions=PREDICTIONS, references=REFERENCES, rouge_types=["rouge2"])
+    ) == ["rouge2"]
+
+
+def test_combine_with_another_metric_when_options_are_given_at_load_time():
+    rouge = RougePlus(rouge_types=["rouge1", "rougeL"])
+    exact = evaluate.load(str(REPO / "tests" / "support" / "exact_match_metric.py"))
+    result = evaluate.combine([rouge, exact]).compute(
+        predictions=["a b", "c"], references=["a b", "d"]
+    )
+    assert result == {"rouge1": 0.5, "rougeL": 0.5, "exact_match": 0.5}
+
+
+def test_signature_records_every_setting():
+    signature = RougePlus(use_stemmer=True).signature(multi_ref="pooled", aggregation="bootstrap")
+    for part in (
+        "types:rouge1,rouge2,rougeL,rougeLsum",
+        "stem:porter",
+        "multiref:pooled",
+        "agg:bootstrap",
+        "seed:0",
+        "version:",
+    ):
+        assert part in signature
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "error", "message"),
+    [
+        (["a", "b"], ["a"], ValueError, "2 predictions, 1 references"),
+        ([None], ["a"], TypeError, r"predictions\[0\] is None"),
+        (["a", 3], ["a", "b"], TypeError, r"predictions\[1\] is a int"),
+        (["a"], [["x", None]], TypeError, r"references\[0\]\[1\] is None"),
+        ([], [], ValueError, "nothing to score"),
+        (["a", "b"], [["a"], []], ValueError, r"references\[1\] is an empty list"),
+        ("a text", ["a"], TypeError, "not a single str"),
+    ],
+)
+def test_bad_input_names_the_row_and_leaves_no_state(predictions, references, error, message):
+    metric = RougePlus()
+    with pytest.raises(error, match=message):
+        metric.compute(predictions=predictions, references=references)
+    with pytest.raises(error, match=message):
+        metric.add_batch(predictions=predictions, references=references)
+    assert metric.compute(predictions=PREDICTIONS, references=REFERENCES) == score(
+        PREDICTIONS, REFERENCES
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        (
+            {"rouge_types": ["rouge10"]},
+            ValueError,
+            r"valid types are: rouge1 \.\. rouge9;.*rougeLsum;.*rougeSU",
+        ),
+        ({"multi_ref": "max"}, ValueError, "multi_ref: unknown value 'max'"),
+        ({"beta": 2, "alpha": 0.5}, ValueError, "not both"),
+        ({"use_stemer": True}, TypeError, "unknown option 'use_stemer'"),
+        ({"use_stemmer": "yes"}, TypeError, "use_stemmer must be True or False"),
+        ({"tokenizer": "nope"}, ValueError, "nope"),
+    ],
+)
+def test_bad_options_are_named(options, error, message):
+    with pytest.raises(error, match=message):
+        RougePlus().compute(predictions=PREDICTIONS, references=REFERENCES, **options)
+
+
+def test_empty_strings_score_zero_not_nan():
+    result = RougePlus().compute(predictions=["", "a b"], references=["", ""])
+    assert result == {"rouge1": 0.0, "rouge2": 0.0, "rougeL": 0.0, "rougeLsum": 0.0}

@@ -1,0 +1,267 @@
+"""The app's logic (rouge_plus.space) without Gradio: options, pair input, files, rendering."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rouge_plus.chunked import score_in_chunks
+
+import rouge_plus
+from rouge_plus.scoring.measures import parse_rouge_type
+from rouge_plus.space import InputError, render, scoring
+from rouge_plus.space import corpus_files as files
+from rouge_plus.space.pair_input import MAX_PAIR_CHARS, check_pair, split_references
+from rouge_plus.text.stopwords import smart_words_file
+
+CAT = ("The cat and the dog.", ["The cat is on the mat."])
+CAR = ("the car is fast", ["the automobile is quick"])
+
+
+def options(**overrides: object) -> dict:
+    values = {
+        "rouge_types": ["rouge1", "rougeL"], "use_stemmer": False, "tokenizer": "default",
+        "split_sentences": "newline", "multi_ref": "best", "beta": 1.0,
+    }  # fmt: skip
+    values.update(overrides)
+    return scoring.build_options(**values)
+
+
+# --- options -------------------------------------------------------------------------------
+
+
+def test_type_choices_parse_and_offer_the_whole_family() -> None:
+    for name in scoring.TYPE_CHOICES:
+        parse_rouge_type(name)
+    wanted = {
+        "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4",
+        "rouge1+synonyms", "rougeTopic", "rougeTopicUniq",
+    }  # fmt: skip
+    assert wanted <= set(scoring.TYPE_CHOICES)
+    assert set(scoring.DEFAULT_TYPES) <= set(scoring.TYPE_CHOICES)
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(InputError, match="at least one ROUGE type"):
+        options(rouge_types=[])
+    with pytest.raises(InputError, match="beta"):
+        options(beta=-1.0)
+    with pytest.raises(InputError, match="unknown ROUGE type 'rougeX'"):
+        options(rouge_types=["rougeX"])
+    with pytest.raises(InputError, match="topic_pos"):
+        options(topic_pos="  ")
+    assert options(beta=2.0)["beta"] == 2.0
+
+
+def test_advanced_options_become_score_keywords() -> None:
+    chosen = options(profile="rouge155", stopwords="english", topic_pos="NN, VB")
+    assert chosen["profile"] == "rouge155"
+    assert chosen["remove_stopwords"] is True
+    assert chosen["topic_pos"] == "NN|VB"
+    assert options()["remove_stopwords"] is None
+    signature = scoring.score_options(chosen).signature()
+    assert "profile:rouge155" in signature and "stop:english" in signature
+
+
+def test_stopword_choices_offer_smart_only_when_installed() -> None:
+    values = [value for _, value in scoring.stopword_choices()]
+    assert values[:2] == ["none", "english"]
+    assert ("smart" in values) == (smart_words_file() is not None)
+
+
+def test_profile_defaults_come_from_the_library() -> None:
+    assert scoring.profile_defaults("default") == ("default", "best")
+    assert scoring.profile_defaults("rouge155") == ("rouge155", "pooled")
+
+
+# --- single pair ---------------------------------------------------------------------------
+
+
+def test_references_split_at_dash_lines_and_keep_inner_newlines() -> None:
+    text = "First line.\nSecond line.\n---\nOther reference.\n  ----  \n\n---\n"
+    assert split_references(text) == ["First line.\nSecond line.", "Other reference."]
+    assert split_references("one - two --- three") == ["one - two --- three"]
+    assert split_references("") == []
+
+
+@pytest.mark.parametrize(
+    ("prediction", "references", "message"),
+    [
+        ("", ["ref"], "prediction is empty"),
+        ("  ", ["ref"], "prediction is empty"),
+        ("pred", [], "no reference"),
+        ("x" * (MAX_PAIR_CHARS + 1), ["r"], "Corpus tab"),
+    ],
+)
+def test_bad_pairs_are_refused_with_a_message(prediction, references, message) -> None:
+    with pytest.raises(InputError, match=message):
+        check_pair(prediction, references)
+
+
+@pytest.mark.parametrize("mode", ["best", "pooled", "mean", "jackknife"])
+def test_pair_scores_equal_the_library(mode: str) -> None:
+    prediction = "Water spinach is a leaf vegetable commonly eaten in tropical areas of Asia."
+    references = ["Water spinach is a green leafy vegetable.", "A commonly eaten leaf vegetable."]
+    chosen = options(multi_ref=mode, rouge_types=["rouge1", "rougeSU4", "rouge1+synonyms"])
+    expected = rouge_plus.score([prediction], [references], return_precision_recall=True, **chosen)
+    for name, (p, r, f) in scoring.pair_scores(prediction, references, chosen).items():
+        assert (p, r, f) == (
+            expected[f"{name}_precision"],
+            expected[f"{name}_recall"],
+            expected[name],
+        )
+
+
+def test_explanations_follow_the_options() -> None:
+    plain = scoring.explain_references(*CAR, options(), 1)
+    synonyms = scoring.explain_references(*CAR, options(rouge_types=["rouge1+synonyms"]), 1)
+    assert [s.kind for s in plain[0].explanation.prediction] == ["both", None, "both", None]
+    assert [s.kind for s in synonyms[0].explanation.prediction] == [
+        "both",
+        "synonym",
+        "both",
+        "synonym",
+    ]
+    assert synonyms[0].scores == {"rouge1+synonyms": (1.0, 1.0, 1.0)}
+    without_stopwords = scoring.explain_references(*CAT, options(stopwords="english"), 1)
+    assert [s.kind for s in without_stopwords[0].explanation.prediction] == [
+        None,
+        "both",
+        None,
+        None,
+        None,
+    ]
+
+
+def test_scores_table_shows_formatted_scores() -> None:
+    table = render.scores_table_html(scoring.pair_scores(*CAT, options(rouge_types=["rouge1"])))
+    # SPEC §6: 3 unigrams match, R 0.5, P 0.6, F 0.545455.
+    assert "<th scope='row'>ROUGE-1</th><td>0.6000</td><td>0.5000</td>" in table
+    assert "0.5455" in table and "np.float64" not in table
+
+
+def test_highlighting_escapes_html() -> None:
+    text = "<b>cat</b> & dog"
+    spans = scoring.explain_references(text, ["cat dog"], options(), 1)[0].explanation.prediction
+    rendered = render.highlight_html(text, spans)
+    assert rendered.startswith("&lt;")
+    assert "<mark class='rp-both' title='n-gram and LCS'>cat</mark>" in rendered
+    assert "&amp;" in rendered
+
+
+def test_legend_lists_synonyms_only_when_they_are_marked() -> None:
+    chosen = options(rouge_types=["rouge1", "rouge1+synonyms"])
+    page = render.explanation_html(CAR[0], scoring.explain_references(*CAR, chosen, 1), 1, True)
+    assert "<mark class='rp-synonym'>synonym</mark>" in page
+    assert page.count("<mark class='rp-synonym' title=") == 4
+    assert "ROUGE-1+synonyms F 1.0000" in page
+    assert "rp-synonym" not in render.legend_html(2, False)
+    assert "matched 2-gram" in render.legend_html(2, False)
+
+
+# --- corpus --------------------------------------------------------------------------------
+
+ROWS = [
+    {"prediction": "the cat sat", "references": ["a cat sat", "the cat is sitting"]},
+    {"prediction": "it rained", "references": ["rain fell all day"]},
+    {"prediction": "the team won", "references": "the team won the final"},
+]
+
+
+def write(path: Path, content: str | bytes) -> Path:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path
+
+
+def test_jsonl_and_csv_files_give_rows_and_columns(tmp_path: Path) -> None:
+    jsonl = write(tmp_path / "c.jsonl", "\n".join(json.dumps(r) for r in ROWS) + "\n\n")
+    rows = files.read_rows(jsonl)
+    assert rows == ROWS
+    assert files.column_names(rows) == ["prediction", "references"]
+
+    csv_file = write(tmp_path / "c.csv", "id,Summary,target\n1,the cat sat,a cat sat\n")
+    rows = files.read_rows(csv_file)
+    assert rows == [{"id": "1", "Summary": "the cat sat", "target": "a cat sat"}]
+    columns = files.column_names(rows)
+    assert files.guess_column(columns, files.PREDICTION_COLUMNS) == "Summary"
+    assert files.guess_column(columns, files.REFERENCE_COLUMNS) == "target"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("big.jsonl", b"x" * (files.MAX_UPLOAD_BYTES + 1), "limit is 5 MB"),
+        ("latin1.csv", "prediction,reference\ncafé,thé\n".encode("latin-1"), "not UTF-8"),
+        ("bad.jsonl", '{"prediction": "a"}\n{oops\n', "Line 2 is not valid JSON"),
+        ("list.jsonl", "[1, 2]\n", "not a JSON object"),
+        ("empty.csv", "prediction,reference\n", "no data rows"),
+    ],
+)
+def test_bad_files_are_refused_with_a_message(tmp_path: Path, name, content, message) -> None:
+    with pytest.raises(InputError, match=message):
+        files.read_rows(write(tmp_path / name, content))
+
+
+def test_ten_megabyte_upload_is_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "huge.csv"
+    with path.open("wb") as handle:
+        handle.truncate(10 * 1024 * 1024)
+    with pytest.raises(InputError, match="10.0 MB"):
+        files.read_rows(path)
+
+
+def test_pasted_text_and_missing_source() -> None:
+    assert files.load_source(None, json.dumps(ROWS[0])) == [ROWS[0]]
+    with pytest.raises(InputError, match="Upload a CSV or JSONL file"):
+        files.load_source(None, "  ")
+
+
+def test_missing_or_malformed_columns_name_the_row() -> None:
+    with pytest.raises(InputError, match="Row 2 has no column 'summary'"):
+        files.extract_pairs([{"summary": "a", "ref": "b"}, {"ref": "c"}], "summary", ["ref"])
+    with pytest.raises(InputError, match="Row 1: 'ref' must be a text or a list"):
+        files.extract_pairs([{"p": "a", "ref": 3}], "p", ["ref"])
+    with pytest.raises(InputError, match="Choose the prediction column"):
+        files.extract_pairs(ROWS, None, [])
+
+
+def test_several_reference_columns_give_several_references() -> None:
+    rows = [{"p": "a b", "r1": "a", "r2": ["b", "c"]}]
+    assert files.extract_pairs(rows, "p", ["r1", "r2"]) == (["a b"], [["a", "b", "c"]])
+
+
+def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> None:
+    predictions, references = files.extract_pairs(ROWS * 3, "prediction", ["references"])
+    chosen = options()
+    examples = score_in_chunks(predictions, references, scoring.score_options(chosen), chunk_size=2)
+    summary = scoring.corpus_summary(examples, chosen, 0.9, 200, 3)
+    expected = rouge_plus.score(
+        predictions, references, aggregation="bootstrap", confidence_level=0.9,
+        n_resamples=200, seed=3, return_precision_recall=True, **chosen,
+    )  # fmt: skip
+    assert {k: v for k, v in summary.items() if not k.endswith("_mean")} == expected
+    assert summary["rouge1_mean"] == pytest.approx(examples.scores["rouge1"][:, 2].mean())
+    table = render.summary_table_html(summary, chosen["rouge_types"], 0.9)
+    assert "90% CI of F" in table and f"{summary['rougeL_low']:.4f}" in table
+
+    lines = files.write_scores_csv(examples, tmp_path).read_text(encoding="utf-8").splitlines()
+    assert lines[0].split(",") == [
+        "row", "rouge1_precision", "rouge1_recall", "rouge1_fmeasure",
+        "rougeL_precision", "rougeL_recall", "rougeL_fmeasure",
+    ]  # fmt: skip
+    written = np.array([[float(v) for v in line.split(",")[1:]] for line in lines[1:]])
+    np.testing.assert_array_equal(written[:, 3:], examples.scores["rougeL"])
+
+
+def test_sample_corpus_has_prediction_and_references() -> None:
+    sample = files.sample_corpus_text()
+    if not sample:
+        pytest.skip("this rouge_plus install has no data/sample.jsonl")
+    columns = files.column_names(files.load_source(None, sample))
+    assert files.guess_column(columns, files.PREDICTION_COLUMNS) == "prediction"
+    assert files.guess_column(columns, files.REFERENCE_COLUMNS) == "references"

@@ -1,0 +1,117 @@
+"""The compiled kernels equal their pure-Python twins on every input."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
+
+native = pytest.importorskip("rouge_plus.kernels._native", reason="the C extension is not built")
+
+# A document: sentences of token ids drawn from a small alphabet, so that overlaps are common.
+documents = st.lists(st.lists(st.integers(0, 6), max_size=70), max_size=4)
+measures = [(0, 1, 0.0), (0, 2, 0.0), (0, 3, 0.0), (0, 9, 0.0), (1, 0, 0.0), (2, 0, 0.0)]
+# ROUGE-W with weights 1.2 and 1.5; ROUGE-S and ROUGE-SU with gaps 0, 4 and no limit (-1).
+measures += [(3, 0, 1.2), (3, 0, 1.5)]
+measures += [(4, gap, unigrams) for gap in (0, 4, -1) for unigrams in (0.0, 1.0)]
+
+
+def _arrays(docs: list[list[list[int]]]):
+    ids, sentences, bounds = [], [0], [0]
+    for doc in docs:
+        for sentence in doc:
+            if sentence:
+                ids += sentence
+                sentences.append(len(ids))
+        bounds.append(len(sentences) - 1)
+    return (
+        np.array(ids, dtype=np.int32),
+        np.array(sentences, dtype=np.int64),
+        np.array(bounds, dtype=np.int64),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(documents, documents), min_size=1, max_size=6))
+def test_count_pairs_equal_python(pairs):
+    docs = [doc for pair in pairs for doc in pair]
+    ids, sentences, bounds = _arrays(docs)
+    pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
+    ref_docs = pred_docs + 1
+    args = (ids, sentences, bounds, pred_docs, ref_docs, measures, 7)
+    ours = np.frombuffer(native.count_pairs(*args), dtype=np.float64).reshape(len(measures), 3, -1)
+    np.testing.assert_array_equal(ours, count_pairs_python(*args))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=60), st.lists(st.lists(st.text(max_size=5), max_size=5), max_size=3)
+        )
+    )
+)
+def test_vocabulary_encode_equals_python(items):
+    c_vocab, py_vocab = native.Vocabulary(), PythonVocabulary()
+    for split in (True, False):
+        assert c_vocab.encode(items, split) == py_vocab.encode(items, split)
+    assert c_vocab.words() == py_vocab.words() and len(c_vocab) == len(py_vocab)
+
+
+def test_long_documents_cross_word_boundaries():
+    rng = np.random.default_rng(7)
+    docs = [
+        [rng.integers(0, 50, 700).tolist(), rng.integers(0, 50, 300).tolist()] for _ in range(4)
+    ]
+    ids, sentences, bounds = _arrays(docs)
+    args = (ids, sentences, bounds, np.array([0, 2]), np.array([1, 3]), measures, 50)
+    ours = np.frombuffer(native.count_pairs(*args), dtype=np.float64).reshape(len(measures), 3, -1)
+    np.testing.assert_array_equal(ours, count_pairs_python(*args))
+
+
+def test_bad_buffers_raise_instead_of_reading_out_of_bounds():
+    ids, sentences, bounds = _arrays([[[1, 2]], [[2, 3]]])
+    with pytest.raises(IndexError, match="out of range"):
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([5]), [(0, 1, 0.0)], 4)
+    with pytest.raises(ValueError, match="token id"):
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(0, 1, 0.0)], 2)
+    with pytest.raises(ValueError, match="unknown kind"):
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(7, 1, 0.0)], 4)
+    with pytest.raises(ValueError, match="bad n or x"):  # ROUGE-W needs a positive weight
+        native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(3, 0, 0.0)], 4)
+
+
+def test_whole_pipeline_pure_python_equals_native(tmp_path):
+    script = "\n".join(
+        [
+            "import json, rouge_plus",
+            "texts = ['The cat sat.\\nIt purred, café!', 'Tiếng Việt', '我喜欢猫', 'a b a', '']",
+            "refs = [['the cat sits\\nit purrs', 'a cat'], 'tiếng việt', '我喜欢狗', 'b a', 'x']",
+            "kinds = ['rouge1', 'rouge2', 'rouge4', 'rougeL', 'rougeLsum']",
+            "for opts in ({}, {'use_stemmer': True}, {'tokenizer': 'rouge_score'},",
+            "             {'split_sentences': 'rules'}):",
+            "    opts['use_aggregator'] = False",
+            "    scores = rouge_plus.score(texts, refs, rouge_types=kinds, **opts)",
+            "    print(json.dumps(scores))",
+        ]
+    )
+    outputs = []
+    for pure in ("0", "1"):
+        env = {**os.environ, "ROUGE_PLUS_PURE_PYTHON": pure}
+        done = subprocess.run(
+            [sys.executable, "-W", "ignore", "-c", script],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].count("\n") == 4
