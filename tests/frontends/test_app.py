@@ -6,7 +6,6 @@ The logic behind them (rouge_plus.space) is tested in test_space.py.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,13 +13,11 @@ import pytest
 gr = pytest.importorskip("gradio", reason="the app needs gradio")
 pytest.importorskip("matplotlib", reason="the app draws histograms with matplotlib")
 
-from support.app_server import REPO, running_app  # noqa: E402
+from support.app_server import running_app  # noqa: E402
 
 import rouge_plus  # noqa: E402
+from rouge_plus.space import page as app  # noqa: E402
 from rouge_plus.space.pair_input import split_references  # noqa: E402
-
-sys.path.insert(0, str(REPO))
-import app  # noqa: E402
 
 CAT = ("The cat and the dog.", "The cat is on the mat.")
 ROWS = [
@@ -32,7 +29,14 @@ ROWS = [
 
 def settings(rouge_types: list[str]) -> dict:
     """What the options column gives the scoring events (advanced options left as shown)."""
-    return app.read_options(rouge_types, False, "default", "newline", "best", 1.0)
+    return app.read_options(
+        rouge_types=rouge_types,
+        use_stemmer=False,
+        tokenizer="default",
+        split_sentences="newline",
+        multi_ref="best",
+        beta=1.0,
+    )
 
 
 def no_progress(*args: object, **kwargs: object) -> None:
@@ -111,7 +115,7 @@ def test_score_corpus_without_data_shows_a_message() -> None:
 
 
 def test_sample_corpus_fills_the_column_pickers() -> None:
-    sample = app.sample_corpus_text()
+    sample = app.sample_text()
     if not sample:
         pytest.skip("this rouge_plus install has no data/sample.jsonl")
     prediction, references, status = app.update_columns(None, sample)
@@ -124,7 +128,7 @@ def test_bad_paste_is_reported_in_the_status_line() -> None:
     with pytest.warns(UserWarning, match="not valid JSON"):  # gr.Warning outside a request
         prediction, references, status = app.update_columns(None, "{oops")
     assert prediction["choices"] == [] and references["value"] == []
-    assert status.startswith("⚠️ Line 1 is not valid JSON")
+    assert status.startswith("⚠️ pasted text:1: not valid JSON")
 
 
 # --- API -----------------------------------------------------------------------------------

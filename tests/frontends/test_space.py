@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rouge_plus.chunked import score_in_chunks
 
 import rouge_plus
+from rouge_plus.readers import InputError, column_names, corpus_from_records, sample_text
+from rouge_plus.scorer import score_examples
 from rouge_plus.scoring.measures import parse_rouge_type
-from rouge_plus.space import InputError, render, scoring
 from rouge_plus.space import corpus_files as files
+from rouge_plus.space import render, scoring
 from rouge_plus.space.pair_input import MAX_PAIR_CHARS, check_pair, split_references
 from rouge_plus.text.stopwords import smart_words_file
 
@@ -180,14 +181,16 @@ def write(path: Path, content: str | bytes) -> Path:
 
 def test_jsonl_and_csv_files_give_rows_and_columns(tmp_path: Path) -> None:
     jsonl = write(tmp_path / "c.jsonl", "\n".join(json.dumps(r) for r in ROWS) + "\n\n")
-    rows = files.read_rows(jsonl)
-    assert rows == ROWS
-    assert files.column_names(rows) == ["prediction", "references"]
+    records = files.read_upload(jsonl)
+    assert [row for _, row in records] == ROWS
+    assert column_names(records) == ["prediction", "references"]
 
     csv_file = write(tmp_path / "c.csv", "id,Summary,target\n1,the cat sat,a cat sat\n")
-    rows = files.read_rows(csv_file)
-    assert rows == [{"id": "1", "Summary": "the cat sat", "target": "a cat sat"}]
-    columns = files.column_names(rows)
+    records = files.read_upload(csv_file)
+    assert [row for _, row in records] == [
+        {"id": "1", "Summary": "the cat sat", "target": "a cat sat"}
+    ]
+    columns = column_names(records)
     assert files.guess_column(columns, files.PREDICTION_COLUMNS) == "Summary"
     assert files.guess_column(columns, files.REFERENCE_COLUMNS) == "target"
 
@@ -197,14 +200,14 @@ def test_jsonl_and_csv_files_give_rows_and_columns(tmp_path: Path) -> None:
     [
         ("big.jsonl", b"x" * (files.MAX_UPLOAD_BYTES + 1), "limit is 5 MB"),
         ("latin1.csv", "prediction,reference\ncafé,thé\n".encode("latin-1"), "not UTF-8"),
-        ("bad.jsonl", '{"prediction": "a"}\n{oops\n', "Line 2 is not valid JSON"),
+        ("bad.jsonl", '{"prediction": "a"}\n{oops\n', "bad.jsonl:2: not valid JSON"),
         ("list.jsonl", "[1, 2]\n", "not a JSON object"),
-        ("empty.csv", "prediction,reference\n", "no data rows"),
+        ("empty.csv", "prediction,reference\n", "empty.csv: no rows"),
     ],
 )
 def test_bad_files_are_refused_with_a_message(tmp_path: Path, name, content, message) -> None:
     with pytest.raises(InputError, match=message):
-        files.read_rows(write(tmp_path / name, content))
+        files.read_upload(write(tmp_path / name, content))
 
 
 def test_ten_megabyte_upload_is_refused_before_reading(tmp_path: Path) -> None:
@@ -212,33 +215,39 @@ def test_ten_megabyte_upload_is_refused_before_reading(tmp_path: Path) -> None:
     with path.open("wb") as handle:
         handle.truncate(10 * 1024 * 1024)
     with pytest.raises(InputError, match="10.0 MB"):
-        files.read_rows(path)
+        files.read_upload(path)
 
 
 def test_pasted_text_and_missing_source() -> None:
-    assert files.load_source(None, json.dumps(ROWS[0])) == [ROWS[0]]
+    assert [row for _, row in files.load_source(None, json.dumps(ROWS[0]))] == [ROWS[0]]
     with pytest.raises(InputError, match="Upload a CSV or JSONL file"):
         files.load_source(None, "  ")
 
 
+def records(rows: list[dict]) -> list[tuple[str, dict]]:
+    return [(f"row {number}", row) for number, row in enumerate(rows, start=1)]
+
+
 def test_missing_or_malformed_columns_name_the_row() -> None:
-    with pytest.raises(InputError, match="Row 2 has no column 'summary'"):
-        files.extract_pairs([{"summary": "a", "ref": "b"}, {"ref": "c"}], "summary", ["ref"])
-    with pytest.raises(InputError, match="Row 1: 'ref' must be a text or a list"):
-        files.extract_pairs([{"p": "a", "ref": 3}], "p", ["ref"])
-    with pytest.raises(InputError, match="Choose the prediction column"):
-        files.extract_pairs(ROWS, None, [])
+    with pytest.raises(InputError, match="row 2: no column 'summary'"):
+        corpus_from_records(
+            records([{"summary": "a", "ref": "b"}, {"ref": "c"}]), "summary", ["ref"]
+        )
+    with pytest.raises(InputError, match="row 1: references must be a text or a non-empty list"):
+        corpus_from_records(records([{"p": "a", "ref": 3}]), "p", ["ref"])
+    with pytest.raises(InputError, match="choose the prediction column"):
+        corpus_from_records(records(ROWS), None, [])
 
 
 def test_several_reference_columns_give_several_references() -> None:
-    rows = [{"p": "a b", "r1": "a", "r2": ["b", "c"]}]
-    assert files.extract_pairs(rows, "p", ["r1", "r2"]) == (["a b"], [["a", "b", "c"]])
+    rows = records([{"p": "a b", "r1": "a", "r2": ["b", "c"]}])
+    assert corpus_from_records(rows, "p", ["r1", "r2"]) == (["a b"], [["a", "b", "c"]])
 
 
 def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> None:
-    predictions, references = files.extract_pairs(ROWS * 3, "prediction", ["references"])
+    predictions, references = corpus_from_records(records(ROWS * 3), "prediction", ["references"])
     chosen = options()
-    examples = score_in_chunks(predictions, references, scoring.score_options(chosen), chunk_size=2)
+    examples = score_examples(predictions, references, scoring.score_options(chosen), chunk_size=2)
     summary = scoring.corpus_summary(examples, chosen, 0.9, 200, 3)
     expected = rouge_plus.score(
         predictions, references, aggregation="bootstrap", confidence_level=0.9,
@@ -259,9 +268,7 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
 
 
 def test_sample_corpus_has_prediction_and_references() -> None:
-    sample = files.sample_corpus_text()
-    if not sample:
-        pytest.skip("this rouge_plus install has no data/sample.jsonl")
-    columns = files.column_names(files.load_source(None, sample))
+    sample = sample_text()
+    columns = column_names(files.load_source(None, sample))
     assert files.guess_column(columns, files.PREDICTION_COLUMNS) == "prediction"
     assert files.guess_column(columns, files.REFERENCE_COLUMNS) == "references"

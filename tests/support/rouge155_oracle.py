@@ -6,7 +6,7 @@ is built there with the release's own ``buildExeptionDB.pl``. That script loads 
 files in ``readdir`` order and a later file overwrites an earlier one, so the order decides
 ``best`` (adj: good, adv: well) and ``better``; it is run once per file, in the order of
 ``EXCEPTION_FILE_ORDER``, which is the one that reproduces the ``stem_m`` values of the shared
-bench (see tests/test_rouge155_parts.py).
+bench (see tests/unit/test_rouge155_parts.py).
 
 Rows are given to the script as an ``-z SPL`` file list: one line per row, the prediction file
 then its reference files; one line of a text is one sentence. Row ``k`` (0-based) gets the

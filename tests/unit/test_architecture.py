@@ -1,0 +1,160 @@
+"""The package's shape: folders that follow the pipeline, imports that only run downward, a thin
+Space launcher, and an API that exposes every option (docs/ARCHITECTURE.md describes it)."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from rouge_plus.options import ScoreOptions
+
+REPO = Path(__file__).resolve().parents[2]
+PACKAGE = REPO / "rouge_plus"
+
+# Each part of the package and its stage: an import may only go to the same or a lower stage.
+STAGES = {
+    "_version": 0,
+    "data": 0,
+    "kernels": 0,
+    "text": 1,
+    "scoring": 2,
+    "rouge155": 3,
+    "rouge2": 3,
+    "corpus": 4,
+    "options": 5,
+    "resources": 5,
+    "inputs": 5,
+    "results": 5,
+    "scorer": 5,
+    "explain": 5,
+    "readers": 5,
+    "compare": 5,
+    "rouge_plus": 6,
+    "cli": 6,
+    "integrations": 6,
+    "space": 6,
+    "__init__": 6,
+    "__main__": 6,
+}
+
+
+def _part(module: str) -> str:
+    """The top-level part of ``rouge_plus.<part>...``."""
+    return module.split(".")[1] if module.count(".") else "__init__"
+
+
+def _module_name(path: Path, repo: Path) -> str:
+    relative = path.relative_to(repo).with_suffix("")
+    parts = list(relative.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+        return ".".join(parts) if len(parts) > 1 else "rouge_plus"
+    return ".".join(parts)
+
+
+def _imports(path: Path, repo: Path) -> list[str]:
+    """Absolute names of the rouge_plus modules ``path`` imports."""
+    module = _module_name(path, repo)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            targets = [name] + [f"{name}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            continue
+        found += [t for t in targets if t.startswith("rouge_plus.") or t == "rouge_plus"]
+    return found
+
+
+def _existing(name: str, repo: Path) -> str | None:
+    """``name`` if it is a module or package of rouge_plus (not a name imported from one)."""
+    path = repo / Path(*name.split("."))
+    if path.with_suffix(".py").exists() or (path / "__init__.py").exists():
+        return name
+    return None
+
+
+def upward_imports(repo: Path) -> list[str]:
+    """``importer -> imported`` for every import of ``repo/rouge_plus`` that runs upward."""
+    upward = []
+    for path in (repo / "rouge_plus").rglob("*.py"):
+        importer = _module_name(path, repo)
+        for name in _imports(path, repo):
+            imported = _existing(name, repo)
+            if imported in (None, "rouge_plus"):
+                continue
+            if STAGES[_part(imported)] > STAGES[_part(importer)]:
+                upward.append(f"{importer} -> {imported}")
+    return sorted(upward)
+
+
+def test_at_most_twelve_modules_at_the_top():
+    modules = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(modules) <= 12, modules
+
+
+def test_every_part_has_a_stage():
+    parts = {p.stem for p in PACKAGE.glob("*.py")} | {
+        p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()
+    }
+    assert parts <= set(STAGES), parts - set(STAGES)
+
+
+def test_imports_only_run_to_the_same_or_a_lower_stage():
+    assert upward_imports(REPO) == []
+
+
+def test_the_layering_check_sees_an_upward_import(tmp_path):
+    """The check above can fail: a kernel that imports the scorer is reported."""
+    kernels = tmp_path / "rouge_plus" / "kernels"
+    kernels.mkdir(parents=True)
+    for package in (tmp_path / "rouge_plus", kernels):
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "rouge_plus" / "scorer.py").write_text("", encoding="utf-8")
+    (kernels / "bad.py").write_text("from ..scorer import score\n", encoding="utf-8")
+    assert upward_imports(tmp_path) == ["rouge_plus.kernels.bad -> rouge_plus.scorer"]
+
+
+def test_app_py_is_a_short_launcher():
+    lines = (REPO / "app.py").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 40
+
+
+def test_architecture_doc_names_every_part():
+    doc = (REPO / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(PACKAGE)
+        if path.name != "__init__.py":
+            assert str(relative) in doc or path.name in doc, f"{relative} is not described"
+    for part in STAGES:
+        if (PACKAGE / part).is_dir():
+            assert f"{part}/" in doc, f"{part}/ is not described"
+
+
+def test_space_api_exposes_every_option_but_the_documented_few():
+    gradio = pytest.importorskip("gradio", reason="the Space needs gradio")
+    del gradio
+    from rouge_plus.space import api, page
+
+    fields = {field.name for field in dataclasses.fields(ScoreOptions)}
+    assert set(api.OMITTED_OPTIONS) <= fields
+    info = page.build_demo().get_api_info()
+    served = {
+        parameter["parameter_name"] for parameter in info["named_endpoints"]["/score"]["parameters"]
+    }
+    missing = fields - served - set(api.OMITTED_OPTIONS)
+    assert not missing, f"ScoreOptions fields neither served by /score nor omitted: {missing}"
+    assert {"predictions", "references", "beta", "alpha"} <= served
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for name in api.OMITTED_OPTIONS:
+        assert f"`{name}`" in readme
