@@ -9,7 +9,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from ..explain import TokenSpan
+from .explain import TokenSpan
 from .scoring import ReferenceExplanation
 
 KIND_LABELS = {

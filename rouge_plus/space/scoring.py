@@ -10,13 +10,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..explain import PairExplanation, explain_with_options
 from ..options import ScoreOptions
 from ..readers import InputError
 from ..results import SCORE_COLUMNS, ExampleScores
 from ..scorer import score
 from ..scoring.measures import DEFAULT_ROUGE_TYPES
 from ..text.stopwords import smart_words_file
+from .explain import PairExplanation, explain_with_options
 
 DEFAULT_TYPES = list(DEFAULT_ROUGE_TYPES)
 

@@ -1,4 +1,4 @@
-"""Token spans and match labels of rouge_plus.explain."""
+"""Token spans and match labels of rouge_plus.space.explain."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ from collections import Counter
 import pytest
 
 from rouge_plus import ScoreOptions, score
-from rouge_plus.explain import (
+from rouge_plus.kernels.lcs import lcs_length, lcs_path
+from rouge_plus.kernels.matching import matched_pairs, maximum_matching
+from rouge_plus.rouge2.synonyms import load_synonyms
+from rouge_plus.space.explain import (
     MATCH_KINDS,
     explain_pair,
     explain_with_options,
     matched_ngram_positions,
     token_spans,
 )
-from rouge_plus.kernels.lcs import lcs_length, lcs_path
-from rouge_plus.kernels.matching import matched_pairs, maximum_matching
-from rouge_plus.rouge2.synonyms import load_synonyms
 from rouge_plus.text.tokenizers import available_tokenizers, get_tokenizer
 
 hypothesis = pytest.importorskip("hypothesis")

@@ -32,15 +32,15 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .kernels.lcs import lcs_path
-from .kernels.matching import matched_pairs
-from .kernels.ngram import ngram_counts
-from .kernels.python import ASCII_WORD
-from .options import ScoreOptions
-from .resources import get_stemmer
-from .rouge2.synonyms import Synonyms, load_synonyms
-from .text.stopwords import StopwordSpec, resolve_stopwords
-from .text.tokenizers import Tokenizer, get_tokenizer
+from ..kernels.lcs import lcs_path
+from ..kernels.matching import matched_pairs
+from ..kernels.ngram import ngram_counts
+from ..kernels.python import ASCII_WORD
+from ..options import ScoreOptions
+from ..resources import get_stemmer
+from ..rouge2.synonyms import Synonyms, load_synonyms
+from ..text.stopwords import StopwordSpec, resolve_stopwords
+from ..text.tokenizers import Tokenizer, get_tokenizer
 
 MATCH_KINDS = ("ngram", "lcs", "both", "synonym")
 
