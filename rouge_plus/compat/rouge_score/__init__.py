@@ -1,0 +1,31 @@
+"""rouge_score 0.1.2's API on rouge_plus: change one import line, keep every number.
+
+::
+
+    from rouge_plus.compat.rouge_score import rouge_scorer, scoring  # was: from rouge_score ...
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
+    scores = scorer.score(target, prediction)  # {"rouge1": Score(precision, recall, fmeasure)}
+
+Modules: ``rouge_scorer`` (``RougeScorer``), ``scoring`` (``Score``, ``AggregateScore``,
+``BaseScorer``, ``BootstrapAggregator``, ``fmeasure``), ``tokenize`` (``tokenize(text, stemmer)``)
+and ``tokenizers`` (``Tokenizer``, ``DefaultTokenizer``). ``score``, ``score_multi`` and the
+aggregator give rouge_score's numbers bit for bit, for str or bytes texts, with or without
+stemming, with its tokenizer or a custom one (whose tokens may be any hashable, as in
+rouge_score). What differs:
+
+- ``split_summaries=True``: rouge_score splits sentences with NLTK's punkt model (a separate
+  download); this splits them offline with rouge_plus's rule-based splitter
+  (``split_sentences="rules"``). Both end a sentence at ". ", "! " and "? " and keep "Mr." or
+  "e.g." inside one, but they can disagree on harder cases, and the rules also end a sentence at
+  every line break, which punkt does not; where they split alike, ROUGE-Lsum is the same.
+  ``split_summaries=False`` (the default, one sentence per line) is exactly rouge_score's.
+- Added: ``RougeScorer.score_batch(targets, predictions)`` scores whole lists in one rouge_plus
+  call, far faster than a loop over ``score``; ``BootstrapAggregator(seed=...)`` resamples from
+  its own generator (see ``scoring``).
+- Not provided: rouge_score's private helpers (``_lcs_table``, ``_summary_level_lcs``, ...),
+  ``lcs_ind``, and its ``io`` and ``rouge`` command-line modules.
+- A custom tokenizer receives bytes texts decoded (rouge_score passes them undecoded for
+  ``rouge1``..``rougeL`` and decoded for ``rougeLsum``), and ROUGE-L of two texts with no tokens
+  is ``0.0`` where rouge_score gives the int ``0`` (equal values).
+"""
