@@ -25,7 +25,9 @@ rouge_score). What differs:
   its own generator (see ``scoring``).
 - Not provided: rouge_score's private helpers (``_lcs_table``, ``_summary_level_lcs``, ...),
   ``lcs_ind``, and its ``io`` and ``rouge`` command-line modules.
-- A custom tokenizer receives bytes texts decoded (rouge_score passes them undecoded for
-  ``rouge1``..``rougeL`` and decoded for ``rougeLsum``), and ROUGE-L of two texts with no tokens
-  is ``0.0`` where rouge_score gives the int ``0`` (equal values).
+- Bytes texts: rouge_score lowercases them before decoding for ``rouge1``..``rougeL`` (so "İ"
+  and the Kelvin sign separate tokens) but decodes them first for ``rougeLsum`` (where they
+  lowercase to "i" and "k"); the shim reads them the first way for every type, and hands them
+  to a custom tokenizer decoded.
+- A zero score is the float ``0.0`` where rouge_score sometimes gives the int ``0`` (equal).
 """
