@@ -69,6 +69,15 @@ def _custom_text(value: object) -> str:
     return ensure_str(value)
 
 
+def _is_default_tokenizer(tokenizer: object) -> bool:
+    """This module's ``DefaultTokenizer`` or rouge_score's own (not a subclass of either)."""
+    kind = type(tokenizer)
+    return kind is tokenizers.DefaultTokenizer or (kind.__module__, kind.__qualname__) == (
+        "rouge_score.tokenizers",
+        "DefaultTokenizer",
+    )
+
+
 class _StrTokens:
     """A rouge_score tokenizer as rouge_plus calls it, with every token made a str.
 
@@ -120,7 +129,7 @@ class RougeScorer(scoring.BaseScorer):
         self.rouge_types = rouge_types
         self._tokenizer = tokenizer if tokenizer else tokenizers.DefaultTokenizer(use_stemmer)
         self._split_summaries = split_summaries
-        if type(self._tokenizer) is tokenizers.DefaultTokenizer:
+        if _is_default_tokenizer(self._tokenizer):
             # rouge_plus's "rouge_score" tokenizer and Porter stemming are this tokenizer's rule.
             self._text = _default_text
             core_tokenizer: object = "rouge_score"
