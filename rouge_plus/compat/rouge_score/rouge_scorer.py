@@ -65,7 +65,8 @@ def _default_text(value: object) -> str:
 
 
 def _custom_text(value: object) -> str:
-    """A text for a user's tokenizer: bytes are decoded (rouge_score passes them undecoded)."""
+    """A text for a user's tokenizer: bytes are decoded (rouge_score decodes them only for
+    rougeLsum)."""
     return ensure_str(value)
 
 
