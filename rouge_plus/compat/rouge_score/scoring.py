@@ -1,0 +1,91 @@
+"""rouge_score's ``scoring`` module: score tuples, the scorer base class and bootstrap aggregation.
+
+``BootstrapAggregator`` computes what rouge_score 0.1.2's does: for each score type, the 2.5th,
+50th and 97.5th percentiles (for ``confidence_interval=0.95``) of ``n_samples`` means of
+resamples drawn with replacement; ``mid`` is the median of those means. With the default
+``seed=None`` the resamples come from NumPy's global generator exactly as rouge_score draws them,
+so after ``np.random.seed(s)`` both give the same numbers to the last bit. With an integer
+``seed`` they come from a fresh ``np.random.default_rng(seed)`` on every ``aggregate()`` call:
+reproducible without touching global state, but a different sequence from rouge_score's, so the
+intervals differ from its (by resampling noise only).
+"""
+
+from __future__ import annotations
+
+import abc
+import collections
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+
+class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):
+    """Tuple containing precision, recall, and f-measure values."""
+
+
+class AggregateScore(collections.namedtuple("AggregateScore", ["low", "mid", "high"])):
+    """Tuple containing confidence intervals for scores."""
+
+
+class BaseScorer(abc.ABC):
+    """Base class for Scorer objects."""
+
+    @abc.abstractmethod
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
+        """A dict mapping each score type to a ``Score`` for one (target, prediction) pair."""
+
+
+class BootstrapAggregator:
+    """Aggregates per-example scores into confidence intervals (see the module docstring)."""
+
+    def __init__(
+        self, confidence_interval: float = 0.95, n_samples: int = 1000, seed: int | None = None
+    ):
+        if confidence_interval < 0 or confidence_interval > 1:
+            raise ValueError("confidence_interval must be in range [0, 1]")
+        if n_samples <= 0:
+            raise ValueError("n_samples must be positive")
+        self._n_samples = n_samples
+        self._confidence_interval = confidence_interval
+        self._seed = seed
+        self._scores: dict[str, list[tuple]] = collections.defaultdict(list)
+
+    def add_scores(self, scores: Mapping[str, tuple]) -> None:
+        """Add one example's scores: a dict mapping score types to ``Score``-like tuples."""
+        for score_type, score in scores.items():
+            self._scores[score_type].append(score)
+
+    def aggregate(self) -> dict[str, AggregateScore]:
+        """For each score type, ``AggregateScore(low, mid, high)`` of the added scores' class."""
+        draw = self._resample_indices()
+        result = {}
+        for score_type, scores in self._scores.items():
+            percentiles = self._bootstrap_resample(np.vstack(tuple(scores)), draw)
+            low, mid, high = (scores[0].__class__(*percentiles[j, :]) for j in range(3))
+            result[score_type] = AggregateScore(low=low, mid=mid, high=high)
+        return result
+
+    def _resample_indices(self) -> Callable[[int], np.ndarray]:
+        """``draw(n)``: ``n`` row indices drawn with replacement."""
+        if self._seed is None:
+            return lambda n: np.random.choice(np.arange(n), size=n)  # rouge_score's very call
+        rng = np.random.default_rng(self._seed)
+        return lambda n: rng.integers(0, n, size=n)
+
+    def _bootstrap_resample(
+        self, matrix: np.ndarray, draw: Callable[[int], np.ndarray]
+    ) -> np.ndarray:
+        """(low, mid, high) rows of percentiles of the resample means, one column per measure."""
+        sample_mean = np.zeros((self._n_samples, matrix.shape[1]))
+        for i in range(self._n_samples):
+            sample_mean[i, :] = np.mean(matrix[draw(matrix.shape[0]), :], axis=0)
+        percentile_delta = (1 - self._confidence_interval) / 2
+        q = 100 * np.array([percentile_delta, 0.5, 1 - percentile_delta])
+        return np.percentile(sample_mean, q, axis=0)
+
+
+def fmeasure(precision: float, recall: float) -> float:
+    """The F1-measure of ``precision`` and ``recall`` (0.0 when both are 0)."""
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
