@@ -36,6 +36,7 @@ STAGES = {
     "cli": 6,
     "integrations": 6,
     "space": 6,
+    "compat": 6,
     "__init__": 6,
     "__main__": 6,
 }
