@@ -12,7 +12,7 @@ import numpy as np
 from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure
 
-MULTI_REF_MODES = ("best", "pooled", "mean", "best_recall", "jackknife")
+MULTI_REF_MODES = ("best", "pooled", "mean", "mean_prf", "best_recall", "jackknife")
 
 
 def _group_starts(owner: np.ndarray, n_rows: int) -> np.ndarray:
@@ -60,12 +60,13 @@ def reduce_references(
     if mode == "best_recall":
         key = measure.best_recall_key(hit, ref_base, per_pair[:, 1])
         return per_pair[_first_max(key, owner, n_rows)]
-    if mode == "mean":
+    if mode in ("mean", "mean_prf"):
         starts = _group_starts(owner, n_rows)
         sizes = np.diff(np.append(starts, len(owner)))
-        mean_p = np.add.reduceat(per_pair[:, 0], starts) / sizes
-        mean_r = np.add.reduceat(per_pair[:, 1], starts) / sizes
-        return np.stack([mean_p, mean_r, fmeasure(mean_p, mean_r)], axis=1)
+        means = np.add.reduceat(per_pair, starts, axis=0) / sizes[:, None]
+        if mode == "mean_prf":  # torchmetrics' accumulate="avg": F is averaged too
+            return means
+        return np.stack([means[:, 0], means[:, 1], fmeasure(means[:, 0], means[:, 1])], axis=1)
     if mode == "jackknife":
         return _jackknife(per_pair, owner, n_rows)
     raise ValueError(

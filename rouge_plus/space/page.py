@@ -58,6 +58,7 @@ MULTI_REF_LABELS = {
     "best": "best F (rouge_score)",
     "pooled": "pooled (ROUGE-1.5.5 -f A)",
     "mean": "mean P, R (ROUGE 2.0)",
+    "mean_prf": "mean P, R, F (torchmetrics avg)",
     "best_recall": "best recall (ROUGE-1.5.5 -f B)",
     "jackknife": "jackknife (Lin 2004)",
 }

@@ -1,4 +1,4 @@
-"""The five ways of reducing several references, on the lecture's water-spinach example.
+"""The six ways of reducing several references, on the lecture's water-spinach example.
 
 Bigrams (ROUGE-2, standard tokenizer): the prediction has 12; the references have 10, 11 and 9
 (30 in all, not the lecture's 9 for the second: "semi-aquatic" is two tokens) and share 3, 3
@@ -48,6 +48,15 @@ def test_mean_averages_precision_and_recall_then_takes_f():
     p = sum(p for p, _ in PER_REFERENCE) / 3
     r = sum(r for _, r in PER_REFERENCE) / 3
     assert rouge2("mean") == pytest.approx((p, r, f1(p, r)))
+
+
+def test_mean_prf_averages_precision_recall_and_f():
+    """torchmetrics' accumulate="avg": F is the mean of the per-reference F, not F of the means."""
+    p = sum(p for p, _ in PER_REFERENCE) / 3
+    r = sum(r for _, r in PER_REFERENCE) / 3
+    f = sum(f1(p, r) for p, r in PER_REFERENCE) / 3
+    assert rouge2("mean_prf") == pytest.approx((p, r, f))
+    assert f != pytest.approx(f1(p, r))  # the two means differ on this example
 
 
 def test_jackknife_averages_the_best_of_each_leave_one_out_set():
