@@ -267,7 +267,7 @@ def languages_mode(args: argparse.Namespace) -> list[Row]:
         predictions, references = language_pairs(code, n)
         scorers = {
             "default": RougeScorer(LANGUAGE_TYPES),
-            "language": RougeScorer(LANGUAGE_TYPES, language=code),
+            "own": RougeScorer(LANGUAGE_TYPES, language=code),
         }
         if language.stemmer:
             scorers["stemmed"] = RougeScorer(LANGUAGE_TYPES, language=code, use_stemmer=True)
@@ -295,10 +295,10 @@ def render_languages(results: list[Row]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for r in results:
-        ours = r.get("stemmed", r["language"])
+        ours = r.get("stemmed", r["own"])
         ratio = f"{r['xlsum'] / ours:.0f}" if "xlsum" in r else "-"
         lines.append(
-            f"| {r['language']} | {cell(r, 'default')} | {cell(r, 'language')} "
+            f"| {r['language']} | {cell(r, 'default')} | {cell(r, 'own')} "
             f"| {cell(r, 'stemmed')} | {cell(r, 'xlsum')} | {ratio} |"
         )
     return "\n".join(lines)
