@@ -8,6 +8,7 @@
     python benchmarks/bench.py --mode memory --pairs 100000                  # peak RSS, 100k pairs
     python benchmarks/bench.py --mode evaluate      # RougePlus().compute vs the core, 5,000 pairs
     python benchmarks/bench.py --mode types         # per-pair cost of every other ROUGE type
+    python benchmarks/bench.py --mode languages     # each language's segmentation and stemming
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
@@ -191,6 +192,9 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "long":
         results = long_mode(args)
         return results, render_long(results)
+    if args.mode == "languages":
+        results = modes.languages_mode(args)
+        return results, modes.render_languages(results)
     if args.mode == "memory":
         results = modes.memory_mode(args, peak_memory_mib)
         return results, modes.render_memory(results)
@@ -213,7 +217,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--mode",
-        choices=["corpus", "long", "scaling", "memory", "evaluate", "types"],
+        choices=["corpus", "long", "scaling", "memory", "evaluate", "types", "languages"],
         default="corpus",
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -231,7 +235,7 @@ def main() -> None:
     parser.add_argument("--child-memory", help=argparse.SUPPRESS)
     parser.add_argument("--stem", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if not args.data.exists():
+    if not args.data.exists() and args.mode != "languages":
         raise SystemExit(
             f"no data at {args.data}: pass --data with a JSONL of prediction/references"
         )

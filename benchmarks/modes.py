@@ -198,3 +198,107 @@ def render_types(results: list[Row], n_pairs: int, long_tokens: int) -> str:
     ]
     lines += [f"| {r['type']} | {r['us_per_pair']:.1f} | {r['long_ms']:.1f} |" for r in results]
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ languages
+
+LANGUAGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def _test_texts() -> object:
+    """The test suite's sentences in each language (tests/support/language_texts.py)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import support.language_texts
+
+    return support.language_texts
+
+
+def language_pairs(code: str, n_pairs: int) -> tuple[list[str], list[str]]:
+    """``n_pairs`` distinct pairs from the test suite's sentences of ``code``: three shuffled
+    sentences with a fifth of their words (characters, in unspaced scripts) dropped."""
+    import random
+
+    texts = _test_texts()
+    unspaced = code in texts.UNSPACED
+    rng = random.Random(code)
+
+    def text() -> str:
+        sentences = rng.sample(texts.SENTENCES[code], 3)
+        units = [u for s in sentences for u in (s if unspaced else s.split())]
+        return ("" if unspaced else " ").join(u for u in units if rng.random() > 0.2)
+
+    return [text() for _ in range(n_pairs)], [text() for _ in range(n_pairs)]
+
+
+def _cold_run(scorer: object, predictions: list[str], references: list[str]) -> Callable:
+    """A run that first empties the segmenter's and stemmer's caches: every distinct text is
+    segmented and every distinct word stemmed anew, as in a fresh process."""
+    from rouge_plus.resources import get_stemmer
+    from rouge_plus.text import segmenters
+
+    options = scorer.options
+
+    def run() -> object:
+        if options.segmenter:
+            segmenters._cached_segmenter(options.segmenter).cache_clear()
+        if options.stemmer_name:
+            get_stemmer(options.stemmer_name).cache_clear()
+        return scorer.score_examples(predictions, references)
+
+    return run
+
+
+def languages_mode(args: argparse.Namespace) -> list[Row]:
+    """µs per pair of each language's tokens (segmentation and stemming with cold caches)
+    against the default tokens, and the XL-Sum scorer's loop over the first 200 pairs."""
+    from rouge_plus import RougeScorer
+    from rouge_plus.text.languages import LANGUAGES
+
+    texts = _test_texts()
+    from support.xlsum_oracle import ORACLE_LANGUAGES, oracle_scorer
+
+    n = args.pairs or 1000
+    results = []
+    for code in sorted(texts.SENTENCES):
+        language = LANGUAGES[code]
+        predictions, references = language_pairs(code, n)
+        scorers = {
+            "default": RougeScorer(LANGUAGE_TYPES),
+            "own": RougeScorer(LANGUAGE_TYPES, language=code),
+        }
+        if language.stemmer:
+            scorers["stemmed"] = RougeScorer(LANGUAGE_TYPES, language=code, use_stemmer=True)
+        for scorer in scorers.values():
+            scorer.score_examples(predictions[:10], references[:10])  # load the packages
+        runs = {name: _cold_run(s, predictions, references) for name, s in scorers.items()}
+        if code in ORACLE_LANGUAGES:
+            oracle = oracle_scorer(code, tuple(LANGUAGE_TYPES), language.stemmer is not None)
+            pairs = list(zip(predictions[:200], references[:200], strict=True))
+            runs["xlsum"] = lambda o=oracle, p=pairs: [o.score(r, q) for q, r in p]
+        medians = alternating_medians(runs, args.rounds)
+        row: Row = {"language": code, "segmenter": language.segmenter or "-"}
+        for name, seconds in medians.items():
+            row[name] = 1e6 * seconds / (200 if name == "xlsum" else n)
+        results.append(row)
+    return results
+
+
+def render_languages(results: list[Row]) -> str:
+    def cell(row: Row, name: str) -> str:
+        return f"{row[name]:,.1f}" if name in row else "-"
+
+    lines = [
+        "| language | default tokens | language's tokens | + stemming | XL-Sum scorer | × |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        ours = r.get("stemmed", r["own"])
+        ratio = f"{r['xlsum'] / ours:.0f}" if "xlsum" in r else "-"
+        lines.append(
+            f"| {r['language']} | {cell(r, 'default')} | {cell(r, 'own')} "
+            f"| {cell(r, 'stemmed')} | {cell(r, 'xlsum')} | {ratio} |"
+        )
+    return "\n".join(lines)

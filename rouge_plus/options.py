@@ -20,6 +20,14 @@ from .rouge2.synonyms import synonyms_label
 from .scoring.fmeasure import FMeasure
 from .scoring.measures import Measure, parse_rouge_types
 from .scoring.multiref import MULTI_REF_MODES
+from .text.languages import (
+    STEM_PACKAGE,
+    STOPWORDS_PACKAGE,
+    Language,
+    get_language,
+    package_version,
+)
+from .text.segmenters import SEGMENTERS
 from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
 
@@ -104,6 +112,7 @@ class ScoreOptions:
     pos_tagger: object = None
     topic_pos: str | tuple[str, ...] = ("NN", "JJ")
     num_proc: int | None = 1
+    language: str | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> ScoreOptions:
@@ -145,6 +154,12 @@ class ScoreOptions:
                 f"topic_pos must name tag prefixes such as ('NN', 'JJ'), got {self.topic_pos!r}"
             )
         _require_positive_or_none("num_proc", self.num_proc)
+        language = self.language_spec
+        if language is not None and self.remove_stopwords is True and not language.stopwords:
+            raise ValueError(
+                f"remove_stopwords=True: there is no stopword list for language "
+                f"{language.code!r} ({language.name}); pass a list of words instead"
+            )
         if self.max_words and self.max_bytes:
             raise ValueError("max_words and max_bytes: give one of them, not both (as -l / -b)")
         if not (isinstance(self.confidence_level, float) and 0 < self.confidence_level < 1):
@@ -178,10 +193,40 @@ class ScoreOptions:
         return self.profile == "rouge155"
 
     @property
+    def language_spec(self) -> Language | None:
+        """What ``language`` selects (``None`` without a language)."""
+        return None if self.language is None else get_language(self.language)
+
+    @property
+    def segmenter(self) -> str | None:
+        """The language's segmenter (a key of ``text.segmenters.SEGMENTERS``); only the
+        default tokenizer is replaced by it."""
+        language = self.language_spec
+        if language is None or self.tokenizer != "default":
+            return None
+        return language.segmenter
+
+    @property
     def stemmer_name(self) -> str | None:
+        """The stemmer's name in ``resources._STEMMERS``; ``None`` without stemming, or for a
+        language that has no stemmer."""
         if not self.use_stemmer:
             return None
-        return "rouge155" if self.rouge155 else "porter"
+        if self.rouge155:
+            return "rouge155"
+        language = self.language_spec
+        if language is None or language.stemmer == "porter":
+            return "porter"
+        return language.stemmer and f"snowball:{language.stemmer}"
+
+    @property
+    def language_stopwords(self) -> str | None:
+        """The stopwords-iso code of ``remove_stopwords=True`` under a language other than
+        English (whose list stays the built-in one)."""
+        language = self.language_spec
+        if self.remove_stopwords is not True or language is None:
+            return None
+        return None if language.stopwords == "english" else language.stopwords
 
     @property
     def has_topic(self) -> bool:
@@ -197,14 +242,16 @@ class ScoreOptions:
             "rouge_plus",
             f"types:{','.join(self.type_names)}",
             f"tok:{_spec_name('tok', self.tokenizer)}",
-            f"stem:{self.stemmer_name or 'no'}",
-            f"stop:{_stopwords_label(self.remove_stopwords)}",
+            f"stem:{self._stemmer_label()}",
+            f"stop:{self._stopwords_label()}",
             f"sent:{_spec_name('sent', self.split_sentences)}",
             f"multiref:{self.multi_ref}",
             f"f:{self.fmeasure.label}",
             f"profile:{self.profile}",
             f"agg:{self.aggregation}",
         ]
+        if self.language is not None:
+            parts.append(f"lang:{self._language_label()}")
         if self.needs_synonyms:
             parts.append(f"syn:{synonyms_name or synonyms_label(self.synonyms)}")
         if self.has_topic:
@@ -218,3 +265,25 @@ class ScoreOptions:
             parts.append(f"ci:{self.confidence_level:g},n:{self.n_resamples},seed:{self.seed}")
         parts.append(f"version:{__version__}")
         return "|".join(parts)
+
+    def _stemmer_label(self) -> str:
+        name = self.stemmer_name
+        if name is None:
+            return "no"
+        if name.startswith("snowball:"):
+            return f"{name.replace(':', '-')}({STEM_PACKAGE}-{package_version(STEM_PACKAGE)})"
+        return name
+
+    def _stopwords_label(self) -> str:
+        code = self.language_stopwords
+        if code is None:
+            return _stopwords_label(self.remove_stopwords)
+        return f"iso-{code}({STOPWORDS_PACKAGE}-{package_version(STOPWORDS_PACKAGE)})"
+
+    def _language_label(self) -> str:
+        """The language, and its segmenter with the versions of its packages."""
+        segmenter = self.segmenter
+        if segmenter is None:
+            return str(self.language)
+        spec = SEGMENTERS[segmenter]
+        return f"{self.language},seg:{spec.label}({spec.version_label})"

@@ -15,11 +15,14 @@ from .options import ScoreOptions
 from .rouge2.pos import load_tagger, topic_filter
 from .rouge2.synonyms import Synonyms, load_synonyms
 from .rouge155.length_limit import limit_bytes, limit_words
+from .text.diagnostics import warn_once
 from .text.encoding import TextPipeline
+from .text.languages import LANGUAGES, language_stopwords, snowball_stemmer
+from .text.segmenters import segmenting_tokenizer
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
-from .text.tokenizers import get_tokenizer
+from .text.tokenizers import Tokenizer, get_tokenizer
 
 Stemmer = Callable[[str], str]
 
@@ -35,6 +38,14 @@ _STEMMERS: dict[str, Callable[[], Stemmer]] = {
     "porter": lambda: porter_stem,
     "rouge155": _rouge155_stemmer,
 }
+# The Snowball stemmers of the languages (PyStemmer), by the names ScoreOptions gives them.
+_STEMMERS.update(
+    {
+        f"snowball:{language.stemmer}": functools.partial(snowball_stemmer, language.stemmer)
+        for language in LANGUAGES.values()
+        if language.stemmer and language.stemmer != "porter"
+    }
+)
 
 
 @functools.cache
@@ -51,14 +62,38 @@ def get_stemmer(name: str) -> Stemmer:
 
 
 def text_pipeline(options: ScoreOptions) -> TextPipeline:
-    """How the options turn texts into tokens."""
+    """How the options turn texts into tokens (a ``language`` picks its segmenter, stemmer,
+    stopword list and sentence marks)."""
+    language = options.language_spec
+    if language is None:
+        split_sentences = get_sentence_splitter(options.split_sentences)
+    else:
+        split_sentences = get_sentence_splitter(
+            options.split_sentences, language.hard_marks, language.soft_marks
+        )
+        if options.use_stemmer and options.stemmer_name is None:
+            warn_once(
+                f"use_stemmer=True: there is no stemmer for language {language.code!r} "
+                f"({language.name}); tokens are not stemmed"
+            )
+    stopword_code = options.language_stopwords
     return TextPipeline(
-        tokenizer=get_tokenizer(options.tokenizer),
-        split_sentences=get_sentence_splitter(options.split_sentences),
+        tokenizer=_tokenizer(options),
+        split_sentences=split_sentences,
         stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
-        stopwords=resolve_stopwords(options.remove_stopwords),
+        stopwords=(
+            language_stopwords(stopword_code)
+            if stopword_code
+            else resolve_stopwords(options.remove_stopwords)
+        ),
         limit_text=_length_limit(options),
     )
+
+
+def _tokenizer(options: ScoreOptions) -> Tokenizer:
+    if options.segmenter is not None:
+        return segmenting_tokenizer(options.segmenter)
+    return get_tokenizer(options.tokenizer)
 
 
 def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:

@@ -45,7 +45,9 @@ Args:
     predictions: list of texts to score.
     references: one reference text per prediction, or a list of reference texts per prediction.
     rouge_types: ROUGE types to compute (default ["rouge1", "rouge2", "rougeL", "rougeLsum"]).
-    use_stemmer: stem with Porter's stemmer as rouge_score does (default False).
+    use_stemmer: stem with Porter's stemmer as rouge_score does, or the language's (default False).
+    language: ISO 639-1 code of the texts ("zh", "de", "hi", ...): its word segmenter, stemmer,
+        stopword list and sentence marks (default None: rouge_score's conventions).
     tokenizer: "default" (Unicode-aware), "rouge_score", "whitespace", "char", or a callable.
     split_sentences: sentence splitting for rougeLsum: "newline" (default), "rules", or a callable.
     multi_ref: "best" (default), "pooled", "mean", "best_recall" or "jackknife".

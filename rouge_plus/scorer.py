@@ -15,6 +15,7 @@ so ``.aggregate()``, ``.per_example()`` and ``.columns()`` need nothing else.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +29,8 @@ from .resources import Resources
 from .results import ExampleScores
 from .scoring.counting import count_texts
 from .scoring.multiref import reduce_references
-from .text.diagnostics import warn_wordless, wordless_places
+from .text.diagnostics import warn_once, warn_wordless, wordless_places
+from .text.languages import non_english_evidence
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
@@ -55,6 +57,8 @@ def score_examples(
         raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
     batch = normalize_inputs(predictions, references)
     resources = Resources.for_options(options)
+    if options.use_stemmer and options.language is None:
+        _warn_if_not_english(batch)
     size = chunk_size or len(batch)
     parts = []
     for start in range(0, len(batch), size):
@@ -64,6 +68,17 @@ def score_examples(
         if on_chunk is not None:
             on_chunk(start, stop)
     return ExampleScores.concatenate(parts)
+
+
+def _warn_if_not_english(batch: Batch) -> None:
+    """The English stemmer on text that is clearly not English: say which option fixes it."""
+    evidence = non_english_evidence(itertools.chain.from_iterable(batch.references))
+    if evidence:
+        warn_once(
+            f"use_stemmer=True stems with the English Porter stemmer, but the references are "
+            f"not English ({evidence}): pass language=<ISO 639-1 code> to stem, tokenize and "
+            "split sentences in their language"
+        )
 
 
 def _score_rows(

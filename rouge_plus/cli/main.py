@@ -41,6 +41,7 @@ from ..readers import (
 from ..results import ExampleScores
 from ..scorer import score_examples
 from ..scoring.multiref import MULTI_REF_MODES
+from ..text.languages import LANGUAGES
 from ..text.sentences import available_sentence_splitters, get_sentence_splitter
 from ..text.tokenizers import available_tokenizers, get_tokenizer
 from .report import FORMATS, render_aggregate, render_per_example
@@ -68,7 +69,18 @@ def _declared_options() -> dict[str, tuple[str, dict]]:
             "--use-stemmer",
             {
                 "action": argparse.BooleanOptionalAction,
-                "help": "Porter-stem tokens longer than 3 characters, as rouge_score does",
+                "help": "stem tokens longer than 3 characters: with Porter as rouge_score does, "
+                "or with the stemmer of --language",
+            },
+        ),
+        "language": (
+            "--language",
+            {
+                "metavar": "CODE",
+                "help": "ISO 639-1 code of the texts' language: its word segmenter, stemmer "
+                "(--use-stemmer), stopword list (--remove-stopwords True) and sentence marks "
+                f"(--split-sentences rules); one of {', '.join(LANGUAGES)} (default: none, "
+                "rouge_score's conventions)",
             },
         ),
         "tokenizer": (

@@ -39,6 +39,8 @@ from ..kernels.python import ASCII_WORD
 from ..options import ScoreOptions
 from ..resources import get_stemmer
 from ..rouge2.synonyms import Synonyms, load_synonyms
+from ..text.languages import language_stopwords
+from ..text.segmenters import segmenting_tokenizer
 from ..text.stopwords import StopwordSpec, resolve_stopwords
 from ..text.tokenizers import Tokenizer, get_tokenizer
 
@@ -165,14 +167,19 @@ def explain_with_options(
     """:func:`explain_pair` with the text handling of ``options``: its tokenizer, stemmer and
     stopwords, and synonym marks when a "+synonyms" type is scored. (Length limits are not
     applied: every token of the texts is shown.)"""
+    stopword_code = options.language_stopwords
     return explain_pair(
         prediction,
         reference,
-        tokenizer=options.tokenizer,
-        use_stemmer=options.use_stemmer,
+        tokenizer=(
+            segmenting_tokenizer(options.segmenter) if options.segmenter else options.tokenizer
+        ),
+        use_stemmer=options.stemmer_name is not None,
         ngram_n=ngram_n,
         stemmer=options.stemmer_name or "porter",
-        remove_stopwords=options.remove_stopwords,
+        remove_stopwords=(
+            language_stopwords(stopword_code) if stopword_code else options.remove_stopwords
+        ),
         synonyms=load_synonyms(options.synonyms) if options.needs_synonyms else None,
     )
 

@@ -46,6 +46,7 @@ from .scoring import (
     build_options,
     corpus_summary,
     explain_references,
+    language_choices,
     pair_scores,
     profile_defaults,
     score_options,
@@ -243,6 +244,13 @@ def _options_column() -> dict[str, gr.components.Component]:
         elem_id="rouge-types",
     )
     use_stemmer = gr.Checkbox(False, label="Stemming (use_stemmer)")
+    language = gr.Dropdown(
+        language_choices(),
+        value="none",
+        label="Language",
+        info="Its word segmenter, stemmer, stopwords and sentence marks.",
+        elem_id="language",
+    )
     tokenizer = gr.Dropdown(available_tokenizers(), value="default", label="Tokenizer")
     multi_ref = gr.Dropdown(
         [(MULTI_REF_LABELS.get(mode, mode), mode) for mode in MULTI_REF_MODES],
@@ -283,6 +291,7 @@ def _options_column() -> dict[str, gr.components.Component]:
         "profile": profile,
         "stopwords": stopwords,
         "topic_pos": topic_pos,
+        "language": language,
     }
 
 

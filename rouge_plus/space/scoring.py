@@ -15,6 +15,7 @@ from ..readers import InputError
 from ..results import SCORE_COLUMNS, ExampleScores
 from ..scorer import score
 from ..scoring.measures import DEFAULT_ROUGE_TYPES
+from ..text.languages import LANGUAGES
 from ..text.stopwords import smart_words_file
 from .explain import PairExplanation, explain_with_options
 
@@ -44,6 +45,14 @@ def stopword_choices() -> list[tuple[str, str]]:
     return [(STOPWORD_LABELS[name], name) for name in available]
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """(label, value) pairs of the language picker: none, then every language by name."""
+    named = sorted(LANGUAGES.values(), key=lambda language: language.name)
+    return [("none (rouge_score's conventions)", "none")] + [
+        (f"{language.name} ({language.code})", language.code) for language in named
+    ]
+
+
 def profile_defaults(profile: str) -> tuple[str, str]:
     """The tokenizer and multi-reference mode ``profile`` implies when they are not given."""
     options = ScoreOptions.from_kwargs(profile=profile)
@@ -60,11 +69,12 @@ def build_options(
     profile: str = "default",
     stopwords: str = "none",
     topic_pos: str = DEFAULT_TOPIC_POS,
+    language: str = "none",
 ) -> dict:
     """Keyword options for ``rouge_plus.score``, validated; ``InputError`` says what is wrong.
 
     ``stopwords`` is a key of :data:`STOPWORD_OPTIONS`; ``topic_pos`` lists tag prefixes
-    separated by ``|``, commas or spaces.
+    separated by ``|``, commas or spaces; ``language`` is an ISO 639-1 code or ``"none"``.
     """
     if not rouge_types:
         raise InputError("Pick at least one ROUGE type.")
@@ -80,6 +90,7 @@ def build_options(
         "profile": profile,
         "remove_stopwords": STOPWORD_OPTIONS[stopwords],
         "topic_pos": "|".join(re.split(r"[|,\s]+", (topic_pos or "").strip())),
+        "language": None if language in ("none", "", None) else language,
     }
     score_options(options)  # validates
     return options

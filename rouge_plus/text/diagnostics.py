@@ -37,6 +37,12 @@ def warn_wordless(places: list[str], tokenizer: object) -> None:
     warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
 
 
+def warn_once(message: str) -> None:
+    """A warning about the whole call, logged and attributed to the caller's line."""
+    logger.warning(message)
+    warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
+
+
 def _stacklevel_outside_package() -> int:
     """The ``stacklevel`` that attributes a warning to the first caller outside rouge_plus."""
     package = os.path.dirname(os.path.dirname(__file__)) + os.sep

@@ -15,6 +15,7 @@ A splitter is a callable ``str -> list[str]`` with a ``name`` attribute. Built-i
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -57,15 +58,30 @@ def split_none(text: str) -> list[str]:
 
 # Terminators after which a sentence always ends, even without a following space: CJK full
 # stops and marks, the Devanagari danda, Arabic and Urdu marks, the Ethiopic full stop.
-_HARD_TERMINATORS = "。！？｡।॥؟۔።"
-_SOFT_TERMINATORS = ".!?…"
+HARD_TERMINATORS = "。！？｡।॥؟۔።"
+SOFT_TERMINATORS = ".!?…"
 _CLOSERS = "\"'”’»›)]}」』）】〕〉》"
 _OPENERS = "\"'“‘«‹([{「『（【〔〈《¿¡`"
 
-_CANDIDATE = re.compile(
-    f"([{re.escape(_HARD_TERMINATORS + _SOFT_TERMINATORS)}]+)[{re.escape(_CLOSERS)}]*"
-)
-_HARD = re.compile(f"[{re.escape(_HARD_TERMINATORS)}]")
+
+@dataclass(frozen=True)
+class _Marks:
+    """The sentence marks of the rules splitter: ``candidate`` finds a run of terminators with
+    its closing quotes, ``hard`` the terminators that end a sentence without a space."""
+
+    candidate: re.Pattern[str]
+    hard: re.Pattern[str]
+
+
+@functools.cache
+def _marks(hard: str = "", soft: str = "") -> _Marks:
+    hard, soft = HARD_TERMINATORS + hard, SOFT_TERMINATORS + soft
+    return _Marks(
+        re.compile(f"([{re.escape(hard + soft)}]+)[{re.escape(_CLOSERS)}]*"),
+        re.compile(f"[{re.escape(hard)}]"),
+    )
+
+
 # A closing quote or bracket standing alone after a terminator, as in tokenized text "end . ''".
 _DETACHED_CLOSER = re.compile(r"\s['’”»)\]}]+(?=\s|$)")
 _DETACHED_CLOSER_STARTS = frozenset("'’”»)]}")
@@ -121,12 +137,23 @@ def split_by_rules(text: str) -> list[str]:
     standing alone after the terminator (tokenized text: "the end . ''") stays with its sentence.
     Sentences are stripped of surrounding white space; empty ones are dropped.
     """
+    return _split_by_rules(text, _marks())
+
+
+def language_rules(hard_marks: str, soft_marks: str) -> Callable[[str], list[str]]:
+    """``split_by_rules`` that also ends a sentence at a language's own marks: right after one
+    of ``hard_marks`` (the Myanmar "။", the Khmer "។"), or after one of ``soft_marks`` followed
+    by white space (the Greek question mark ";")."""
+    return functools.partial(_split_by_rules, marks=_marks(hard_marks, soft_marks))
+
+
+def _split_by_rules(text: str, marks: _Marks) -> list[str]:
     sentences: list[str] = []
     for line in text.splitlines():
         indent = len(line) - len(line.lstrip())
         start = 0
-        for candidate in _CANDIDATE.finditer(line):
-            end = _sentence_end(line, candidate, indent)
+        for candidate in marks.candidate.finditer(line):
+            end = _sentence_end(line, candidate, indent, marks.hard)
             if end:
                 _append_stripped(sentences, line[start:end])
                 start = end
@@ -140,13 +167,14 @@ def _append_stripped(sentences: list[str], piece: str) -> None:
         sentences.append(piece)
 
 
-def _sentence_end(line: str, candidate: re.Match[str], indent: int) -> int:
+def _sentence_end(line: str, candidate: re.Match[str], indent: int, hard: re.Pattern[str]) -> int:
     """Where the sentence ends if the terminator run ``candidate`` ends one, else 0.
 
-    ``indent`` is the index of the line's first non-space character.
+    ``indent`` is the index of the line's first non-space character; ``hard`` finds the
+    terminators that need no space after them.
     """
     terminator, end = candidate.group(1), candidate.end()
-    if not terminator.isascii() and _HARD.search(terminator):
+    if not terminator.isascii() and hard.search(terminator):
         return end
     if end < len(line) and not line[end].isspace():
         return 0
@@ -155,7 +183,7 @@ def _sentence_end(line: str, candidate: re.Match[str], indent: int) -> int:
     elif "?" in terminator or "!" in terminator:
         quoted = end > candidate.end(1)
         ends = not (quoted and _next_word(line, end)[:1].islower())
-    else:  # an ellipsis
+    else:  # an ellipsis, or a language's own soft mark (the Greek question mark)
         first = _next_word(line, end)[:1]
         ends = not (first.islower() or first.isdigit())
     if not ends:
@@ -239,11 +267,14 @@ def available_sentence_splitters() -> list[str]:
     return sorted(_BUILTINS)
 
 
-def get_sentence_splitter(spec: str | Callable[[str], list[str]]) -> SentenceSplitter:
+def get_sentence_splitter(
+    spec: str | Callable[[str], list[str]], hard_marks: str = "", soft_marks: str = ""
+) -> SentenceSplitter:
     """Return the splitter ``spec`` names, or wrap a callable ``str -> list[str]``.
 
     A callable is named by its ``name`` attribute if it has one, else
-    ``custom:<qualified name>``.
+    ``custom:<qualified name>``. ``hard_marks`` and ``soft_marks`` are a language's own
+    sentence marks, for ``"rules"`` (see ``language_rules``).
     """
     if isinstance(spec, str):
         if spec not in _BUILTINS:
@@ -252,7 +283,10 @@ def get_sentence_splitter(spec: str | Callable[[str], list[str]]) -> SentenceSpl
                 f"{', '.join(available_sentence_splitters())}"
             )
         cuts = Cut.PUNCTUATION if spec == "rules" else Cut.LINES
-        return BuiltinSplitter(spec, _BUILTINS[spec], cuts, spec == "newline")
+        split = _BUILTINS[spec]
+        if spec == "rules" and (hard_marks or soft_marks):
+            split = language_rules(hard_marks, soft_marks)
+        return BuiltinSplitter(spec, split, cuts, spec == "newline")
     if isinstance(spec, (BuiltinSplitter, CheckedSplitter)):
         return spec
     if callable(spec):

@@ -167,6 +167,11 @@ def _char_lowered(text: str) -> list[str]:
     return _lower_each(_char_cased(text))
 
 
+# The default rule, for the language tokenizers that segment some scripts (text/segmenters.py).
+default_lowered = _default_lowered
+default_native = _default_native
+
+
 @dataclass(frozen=True)
 class _Rule:
     """A built-in tokenizer: its two variants, the texts the compiled ASCII tokenizer reads
