@@ -24,7 +24,12 @@ import rouge_plus.scorer
 from rouge_plus import RougeScorer, score
 from rouge_plus.text.tokenizers import get_tokenizer
 
-pytestmark = pytest.mark.filterwarnings("ignore:.*produced no tokens:UserWarning")
+# Random texts of every script have no words and are not English by design: both warnings are
+# expected here (tests/unit/test_errors_and_warnings.py checks them).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*produced no tokens:UserWarning"),
+    pytest.mark.filterwarnings("ignore:use_stemmer=True stems with the English:UserWarning"),
+]
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rouge9", "rougeL", "rougeLsum"]
 NGRAM_TYPES = {"rouge1": 1, "rouge2": 2, "rouge3": 3, "rouge9": 9}
