@@ -18,11 +18,15 @@ import shutil
 import subprocess
 import sys
 import venv
-from pathlib import Path
 
 import pytest
 from support.app_server import running_app
-from support.repo_copy import REPO, clean_environment, copy_repository, site_packages
+from support.repo_copy import (
+    REPO,
+    clean_environment,
+    copy_repository,
+    dependencies_without_rouge_plus,
+)
 
 import rouge_plus
 
@@ -68,19 +72,6 @@ def test_requirements_resolve_in_an_empty_directory(tmp_path):
     names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
     assert {"numpy", "nltk", "regex", "matplotlib", "gradio"} <= names
     assert "rouge-plus" not in names and "rouge_plus" not in names
-
-
-def dependencies_without_rouge_plus(view: Path) -> Path:
-    """A directory of links to every entry of site-packages except rouge_plus's own."""
-    view.mkdir()
-    for directory in site_packages():
-        for entry in Path(directory).iterdir():
-            name = entry.name.lower()
-            if name.startswith(("rouge_plus", "__editable__.rouge_plus")) or name.endswith(".pth"):
-                continue
-            if not (view / entry.name).exists():
-                (view / entry.name).symlink_to(entry)
-    return view
 
 
 @pytest.fixture(scope="module")

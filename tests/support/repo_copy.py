@@ -64,10 +64,24 @@ def clean_environment(**extra: str) -> dict[str, str]:
 
 
 def site_packages() -> list[str]:
-    """The current interpreter's site-packages directories (for a child that must see the same
-    dependencies as plain path entries, without their ``.pth`` files: no editable installs)."""
+    """The current interpreter's site-packages directories."""
     import site
 
     return [p for p in site.getsitepackages() if Path(p).is_dir()] or [
         p for p in sys.path if p.endswith("site-packages")
     ]
+
+
+def dependencies_without_rouge_plus(view: Path) -> Path:
+    """A directory of links to every entry of site-packages except rouge_plus's own and the
+    ``.pth`` files: on a child's path it gives the same dependencies, and no rouge_plus (an
+    editable install is a ``.pth`` file, which a plain path entry does not read)."""
+    view.mkdir()
+    for directory in site_packages():
+        for entry in Path(directory).iterdir():
+            name = entry.name.lower()
+            if name.startswith(("rouge_plus", "__editable__.rouge_plus")) or name.endswith(".pth"):
+                continue
+            if not (view / entry.name).exists():
+                (view / entry.name).symlink_to(entry)
+    return view
