@@ -112,8 +112,14 @@ def make_compute_metrics(
     scorer = RougeScorer(rouge_types, split_sentences=split_sentences, **options)
     if not scorer.options.use_aggregator:
         raise ValueError("compute_metrics returns corpus scores: use_aggregator must stay True")
-    kept: list[ExampleScores] = []
+    kept: list[ExampleScores] = []  # batch_eval_metrics: the batches since the last result
     kept_lengths: list[int] = []
+
+    def result(parts: list[ExampleScores], lengths: list[int]) -> dict[str, float]:
+        scores = ExampleScores.concatenate(parts).aggregate()
+        if percent:
+            scores = {key: round(value * 100, 4) for key, value in scores.items()}
+        return {**scores, "gen_len": round(float(np.mean(lengths)), 4)}
 
     def compute_metrics(eval_pred: Any, compute_result: bool | None = None) -> dict[str, float]:
         if hasattr(eval_pred, "predictions"):
@@ -122,16 +128,17 @@ def make_compute_metrics(
             predictions, labels = eval_pred[0], eval_pred[1]
         generated, lengths = decoder.texts_and_lengths(predictions, "predictions")
         targets, _ = decoder.texts_and_lengths(labels, "labels")
-        kept.append(scorer.score_examples(generated, targets))
+        scores = scorer.score_examples(generated, targets)
+        if compute_result is None:  # the whole evaluation set in one call
+            return result([scores], lengths)
+        kept.append(scores)
         kept_lengths.extend(lengths)
-        if compute_result is False:
+        if not compute_result:
             return {}
-        scores = ExampleScores.concatenate(kept).aggregate()
-        gen_len = float(np.mean(kept_lengths))
-        kept.clear()
-        kept_lengths.clear()
-        if percent:
-            scores = {key: round(value * 100, 4) for key, value in scores.items()}
-        return {**scores, "gen_len": round(gen_len, 4)}
+        try:
+            return result(kept, kept_lengths)
+        finally:
+            kept.clear()
+            kept_lengths.clear()
 
     return compute_metrics
