@@ -40,10 +40,17 @@ def requirement_lines() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def front_matter_gradio() -> str:
+def front_matter(key: str) -> str:
+    """A value of README.md's Space front matter (what the Space builds with)."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     front = readme[4:].partition("\n---\n")[0]
-    return re.search(r"^sdk_version: (\S+)$", front, re.M).group(1)
+    match = re.search(rf"^{key}: \"?([^\"\s]+)\"?$", front, re.M)
+    assert match, f"the front matter sets no {key}"
+    return match.group(1)
+
+
+def front_matter_gradio() -> str:
+    return front_matter("sdk_version")
 
 
 def test_requirements_are_the_package_dependencies_and_the_app_extra():
@@ -56,13 +63,16 @@ def test_requirements_are_the_package_dependencies_and_the_app_extra():
 
 
 def test_requirements_resolve_in_an_empty_directory(tmp_path):
-    """pip resolves requirements.txt with the Space's gradio, from a directory holding nothing
-    else, as if nothing were installed (a dry run: nothing is installed)."""
+    """pip resolves requirements.txt with the Space's gradio for the Space's Python (the front
+    matter's python_version: the Spaces default, 3.10, has no matplotlib 3.11), from a directory
+    holding nothing else, into an empty target (a dry run: nothing is installed)."""
     shutil.copy(REQUIREMENTS, tmp_path / "requirements.txt")
     report = tmp_path / "report.json"
     command = [
         sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
-        "--report", str(report), "-r", "requirements.txt", f"gradio=={front_matter_gradio()}",
+        "--python-version", front_matter("python_version"), "--only-binary=:all:",
+        "--target", str(tmp_path / "target"), "--report", str(report),
+        "-r", "requirements.txt", f"gradio=={front_matter_gradio()}",
     ]  # fmt: skip
     done = subprocess.run(
         command, cwd=tmp_path, capture_output=True, text=True, timeout=600,
