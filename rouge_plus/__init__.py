@@ -1,9 +1,10 @@
 """rouge_plus: the whole ROUGE family, exact, fast and Unicode-aware.
 
-The scoring core (:class:`RougeScorer`, :func:`score`) needs only NumPy and NLTK; the Hugging Face
-``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
-:func:`make_compute_metrics`) are imported on first use, so importing this package stays cheap
-when they are not wanted. See docs/ARCHITECTURE.md for the layout.
+The scoring core (:class:`RougeScorer`, :func:`score`) needs only NumPy, NLTK and regex; the
+Hugging Face ``evaluate`` metric :class:`RougePlus` (:func:`load` makes one) and the integrations
+(:func:`score_dataset`, :func:`make_compute_metrics`) are imported on first use, so importing this
+package stays cheap, and works without evaluate or datasets installed. See docs/ARCHITECTURE.md
+for the layout.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .scorer import RougeScorer, score
 if TYPE_CHECKING:
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
-    from .rouge_plus import RougePlus
+    from .rouge_plus import RougePlus, load
 
 # A library's log records are the application's to show: without this, an application that has
 # not configured logging would see every warning twice (once by logging's last-resort handler).
@@ -31,6 +32,7 @@ __all__ = [
     "RougeScorer",
     "ScoreOptions",
     "__version__",
+    "load",
     "make_compute_metrics",
     "score",
     "score_dataset",
@@ -39,6 +41,7 @@ __all__ = [
 # Public names imported on first use: name -> module.
 _LAZY = {
     "RougePlus": ".rouge_plus",
+    "load": ".rouge_plus",
     "score_dataset": ".integrations.hf_datasets",
     "make_compute_metrics": ".integrations.trainer",
 }

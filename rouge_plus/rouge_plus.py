@@ -40,29 +40,68 @@ rouge_score (what evaluate's "rouge" runs) by default, scores text in any langua
 precision, recall and F, and aggregates deterministically.
 """
 
-_KWARGS_DESCRIPTION = """
+# Every option of ScoreOptions as the metric takes it (``fmeasure`` is given as beta or alpha);
+# tests/frontends/test_metric.py requires one entry per option, so a new option cannot be left out.
+OPTION_DESCRIPTIONS = {
+    "rouge_types": 'ROUGE types to compute (default ["rouge1", "rouge2", "rougeL", "rougeLsum"]): '
+    "rouge1 .. rouge9, rougeL, rougeLsum, rougeW / rougeW-<w>, rougeS<D> / rougeSU<D> / rougeS* / "
+    "rougeSU*, rouge<N>+synonyms, rougeTopic, rougeTopicUniq, and their +synonyms forms.",
+    "use_stemmer": "Porter-stem tokens longer than 3 characters, as rouge_score does, or use the "
+    "language's stemmer (default False).",
+    "language": 'ISO 639-1 code of the texts ("zh", "de", "hi", ...): its word segmenter, '
+    "stemmer, stopword list and sentence marks (default None: rouge_score's conventions).",
+    "tokenizer": '"default" (Unicode-aware), "rouge_score", "rouge155", "whitespace", "char", '
+    "or a callable str -> list[str] (or an object with .tokenize).",
+    "split_sentences": 'how rougeLsum finds sentences: "newline" (default), "rules", "none", or '
+    "a callable str -> list[str].",
+    "multi_ref": 'several references per prediction: "best" (default), "pooled", "mean", '
+    '"mean_prf", "best_recall" or "jackknife".',
+    "beta": "weight of recall in F (default 1).",
+    "alpha": "ROUGE-1.5.5's -p: F = 1 / (alpha / P + (1 - alpha) / R); give beta or alpha.",
+    "use_aggregator": "aggregate over the corpus (default True) or return per-example lists.",
+    "aggregation": '"mean" (default) or "bootstrap" (adds <key>_low and <key>_high).',
+    "confidence_level": "bootstrap interval level (default 0.95).",
+    "n_resamples": "bootstrap resamples (default 1000).",
+    "seed": "bootstrap seed (default 0).",
+    "return_precision_recall": "also return <type>_precision, <type>_recall, <type>_fmeasure "
+    "(default False).",
+    "profile": '"default", or "rouge155" for every ROUGE-1.5.5 convention at once.',
+    "remove_stopwords": 'None (default), True (built-in English list), "smart" (ROUGE-1.5.5\'s), '
+    "a list of words or a file of words.",
+    "max_words": "truncate every text to this many words (ROUGE-1.5.5's -l).",
+    "max_bytes": "truncate every text to this many bytes (ROUGE-1.5.5's -b).",
+    "synonyms": 'synonym source of the +synonyms types: None (WordNet 3.0), "wordnet", '
+    '"wordnet+related", "nltk", a dict, a synonym-group file or a callable.',
+    "pos_tagger": 'tagger of the topic types: None (bundled English tagger), "pretagged", or a '
+    "callable list[str] -> list[str] of Penn tags.",
+    "topic_pos": 'tag prefixes of topic words (default ("NN", "JJ"); "NN|JJ" works too).',
+    "num_proc": "threads to score on (default 1; None: every core); results do not change.",
+}
+
+
+def _kwargs_description() -> str:
+    options = "\n".join(f"    {name}: {text}" for name, text in OPTION_DESCRIPTIONS.items())
+    return f"""
 Args:
     predictions: list of texts to score.
     references: one reference text per prediction, or a list of reference texts per prediction.
-    rouge_types: ROUGE types to compute (default ["rouge1", "rouge2", "rougeL", "rougeLsum"]).
-    use_stemmer: stem with Porter's stemmer as rouge_score does, or the language's (default False).
-    language: ISO 639-1 code of the texts ("zh", "de", "hi", ...): its word segmenter, stemmer,
-        stopword list and sentence marks (default None: rouge_score's conventions).
-    tokenizer: "default" (Unicode-aware), "rouge_score", "whitespace", "char", or a callable.
-    split_sentences: sentence splitting for rougeLsum: "newline" (default), "rules", or a callable.
-    multi_ref: "best" (default), "pooled", "mean", "best_recall" or "jackknife".
-    beta / alpha: weight of recall in F (default beta=1).
-    use_aggregator: aggregate over the corpus (default True) or return per-example lists.
-    aggregation: "mean" (default) or "bootstrap" (with confidence_level, n_resamples, seed).
-    return_precision_recall: also return <type>_precision, <type>_recall, <type>_fmeasure.
+Options (to evaluate.load(..., **options), to rouge_plus.load(**options) or to compute):
+{options}
 Returns:
     A flat dict of floats: result["rouge1"] is the F-measure of ROUGE-1.
 Examples:
-    >>> import evaluate
-    >>> rouge = evaluate.load("./rouge_plus")  # doctest: +SKIP
+    >>> import rouge_plus
+    >>> rouge = rouge_plus.load()  # or evaluate.load("<owner>/rouge_plus")
     >>> rouge.compute(predictions=["the cat sat"], references=[["the cat sat down"]])
-    {'rouge1': 0.857..., 'rouge2': 0.8, 'rougeL': 0.857..., 'rougeLsum': 0.857...}
+    {{'rouge1': 0.857..., 'rouge2': 0.8, 'rougeL': 0.857..., 'rougeLsum': 0.857...}}
 """
+
+
+_KWARGS_DESCRIPTION = _kwargs_description()
+
+# Where the project lives (the package's name on PyPI) and its licence.
+HOMEPAGE = "https://pypi.org/project/rouge-plus/"
+LICENSE = "MIT"
 
 # Constructor arguments that belong to evaluate.EvaluationModule itself.
 _MODULE_ARGUMENTS = (
@@ -109,6 +148,9 @@ class RougePlus(evaluate.Metric):
                     }
                 ),
             ],
+            homepage=HOMEPAGE,
+            license=LICENSE,
+            codebase_urls=[HOMEPAGE],
             reference_urls=[
                 "https://aclanthology.org/W04-1013",
                 "https://arxiv.org/abs/1803.01937",
@@ -154,9 +196,26 @@ class RougePlus(evaluate.Metric):
         )
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Validate one example, then store it for a later ``compute``."""
+        """Validate one example, then store it for a later ``compute``.
+
+        ``evaluate.combine(...).add(prediction=..., reference=...)`` hands every module its
+        inputs under the feature names (``predictions=``, ``references=``), as the base class
+        accepts them; both spellings work here too.
+        """
+        prediction = kwargs.pop("predictions", prediction)
+        reference = kwargs.pop("references", reference)
         batch = normalize_inputs([prediction], [reference])
         return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
 
     def _compute(self, predictions, references, **kwargs):
         return self._score(predictions, references, self._options(kwargs))
+
+
+def load(**options: object) -> RougePlus:
+    """The evaluate metric with these default options, as ``evaluate.load`` would give it.
+
+    Works offline from any directory where the package is installed, with no checkout and no
+    Hub: ``rouge_plus.load(use_stemmer=True)``. The result is a regular ``evaluate`` module, so
+    ``evaluate.combine([rouge_plus.load(), ...])`` accepts it.
+    """
+    return RougePlus(**options)

@@ -147,3 +147,77 @@ def test_bad_options_are_named(options, error, message):
 def test_empty_strings_score_zero_not_nan():
     result = RougePlus().compute(predictions=["", "a b"], references=["", ""])
     assert result == {"rouge1": 0.0, "rouge2": 0.0, "rougeL": 0.0, "rougeLsum": 0.0}
+
+
+def test_combine_add_one_example_at_a_time():
+    """evaluate.combine(...).add passes each module ``predictions=`` / ``references=``."""
+    rouge = RougePlus(rouge_types=["rouge1", "rougeL"])
+    exact = evaluate.load(str(REPO / "tests" / "support" / "exact_match_metric.py"))
+    combined = evaluate.combine([rouge, exact])
+    for prediction, reference in [("a b", "a b"), ("c", "d")]:
+        combined.add(prediction=prediction, reference=reference)
+    assert combined.compute() == {"rouge1": 0.5, "rougeL": 0.5, "exact_match": 0.5}
+    combined.add_batch(predictions=["a b", "c"], references=["a b", "d"])
+    assert combined.compute() == {"rouge1": 0.5, "rougeL": 0.5, "exact_match": 0.5}
+
+
+def test_add_takes_both_spellings_and_several_references():
+    metric = RougePlus()
+    metric.add(prediction=PREDICTIONS[0], reference=REFERENCES[0])
+    metric.add(predictions=PREDICTIONS[1], references=REFERENCES[1])
+    assert metric.compute() == score(PREDICTIONS, REFERENCES)
+    with pytest.raises(TypeError, match=r"predictions\[0\] is None"):
+        metric.add(reference="a")
+
+
+def test_load_is_the_metric_with_default_options(tmp_path):
+    """``rouge_plus.load(**options)``: the metric from any directory, offline, combinable."""
+    code = (
+        "import evaluate, json, rouge_plus\n"
+        "rouge = rouge_plus.load(rouge_types=['rouge1'], use_stemmer=True)\n"
+        "assert isinstance(rouge, evaluate.EvaluationModule)\n"
+        "combined = evaluate.combine([rouge, rouge_plus.load(rouge_types=['rougeL'])])\n"
+        f"print(json.dumps(combined.compute(predictions={PREDICTIONS!r}, "
+        f"references={REFERENCES!r})))\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HF_HUB_OFFLINE": "1",
+        "HF_EVALUATE_OFFLINE": "1",
+        "HF_HOME": str(tmp_path / "hf"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    import json
+
+    expected = {
+        **score(PREDICTIONS, REFERENCES, rouge_types=["rouge1"], use_stemmer=True),
+        **score(PREDICTIONS, REFERENCES, rouge_types=["rougeL"]),
+    }
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == expected
+
+
+def test_metric_info_is_filled():
+    info = RougePlus().info
+    assert info.homepage.startswith("https://") and info.license == "MIT"
+    assert info.codebase_urls and info.reference_urls and info.citation
+    assert "lin-2004-rouge" in info.citation
+
+
+def test_inputs_description_names_every_option():
+    """One description per option the metric takes, so a new ScoreOptions field cannot be
+    forgotten in evaluate's documentation of the metric."""
+    import dataclasses
+
+    from rouge_plus.options import ScoreOptions
+    from rouge_plus.rouge_plus import OPTION_DESCRIPTIONS
+
+    options = {f.name for f in dataclasses.fields(ScoreOptions)} - {"fmeasure"} | {"beta", "alpha"}
+    assert set(OPTION_DESCRIPTIONS) == options
+    description = RougePlus().inputs_description
+    for name in options:
+        assert f"\n    {name}: " in description, name

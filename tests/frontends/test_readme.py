@@ -7,6 +7,9 @@ Both run with the repository root as working directory and the Hugging Face Hub 
 
 To keep a block out of this test, put ``<!-- skip-test -->`` on the line before its opening
 fence (blank lines in between are allowed), e.g. for a block that needs a GPU or a download.
+A python block that uses what a reader's script would already have (a model, a tokenizer) can
+name a file of ``tests/support/`` that defines it: ``<!-- test-setup: tiny_seq2seq.py -->`` on
+the line before the fence runs that file first, in the same interpreter.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 SKIP_MARKER = "<!-- skip-test -->"
+_SETUP_MARKER = re.compile(r"^<!-- test-setup: ([\w.]+\.py) -->$")
+SUPPORT = REPO / "tests" / "support"
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _CLI_PREFIXES = ("rouge-plus", "python -m rouge_plus")
 
@@ -33,6 +38,7 @@ class Block:
     language: str
     line: int  # 1-based line of the opening fence
     code: str
+    setup: str | None = None  # a file of tests/support/ to run first
 
 
 def readme_blocks(text: str) -> list[Block]:
@@ -47,7 +53,9 @@ def readme_blocks(text: str) -> list[Block]:
         end = next(j for j in range(i + 1, len(lines)) if lines[j].strip() == "```")
         before = [line.strip() for line in lines[:i] if line.strip()]
         if not (before and before[-1] == SKIP_MARKER):
-            blocks.append(Block(match.group(1), i + 1, "\n".join(lines[i + 1 : end])))
+            setup = _SETUP_MARKER.match(before[-1]) if before else None
+            code = "\n".join(lines[i + 1 : end])
+            blocks.append(Block(match.group(1), i + 1, code, setup and setup.group(1)))
         i = end + 1
     return blocks
 
@@ -69,7 +77,10 @@ def _cases() -> list:
     cases = []
     for block in readme_blocks(README.read_text(encoding="utf-8")):
         if block.language == "python":
-            cases.append(pytest.param(("python", block.code), id=f"python-line{block.line}"))
+            code = block.code
+            if block.setup:
+                code = (SUPPORT / block.setup).read_text(encoding="utf-8") + "\n" + code
+            cases.append(pytest.param(("python", code), id=f"python-line{block.line}"))
         elif block.language in ("bash", "sh", "shell", "console"):
             for k, command in enumerate(cli_commands(block.code)):
                 cases.append(pytest.param(("cli", command), id=f"cli-line{block.line}-{k}"))
@@ -110,6 +121,10 @@ def test_block_parsing_and_skip_marker():
             "```python",
             "boom()",
             "```",
+            "<!-- test-setup: tiny_seq2seq.py -->",
+            "```python",
+            "trainer()",
+            "```",
             "```bash",
             "pip install rouge-plus",
             "rouge-plus --demo \\",
@@ -122,8 +137,12 @@ def test_block_parsing_and_skip_marker():
         ]
     )
     blocks = readme_blocks(text)
-    assert [(b.language, b.line) for b in blocks] == [("python", 2), ("bash", 10)]
-    assert cli_commands(blocks[1].code) == [
+    assert [(b.language, b.line, b.setup) for b in blocks] == [
+        ("python", 2, None),
+        ("python", 11, "tiny_seq2seq.py"),
+        ("bash", 14, None),
+    ]
+    assert cli_commands(blocks[2].code) == [
         "rouge-plus --demo --format json",
         "python -m rouge_plus --demo",
     ]

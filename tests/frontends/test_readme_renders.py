@@ -29,3 +29,23 @@ def test_pypi_long_description_renders_without_the_front_matter(monkeypatch):
     assert html is not None and html.lstrip().startswith("<h1")
     assert "sdk:" not in html and "app_file" not in html
     assert "Metric Description" in html and "<table>" in html
+
+
+def test_readme_has_every_section_of_evaluates_metric_card():
+    """The sections of evaluate's module card template, at their levels, in its order."""
+    import re
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    card = [
+        "## Metric Description",
+        "## How to Use",
+        "### Inputs",
+        "### Output Values",
+        "#### Values from Popular Papers",
+        "### Examples",
+        "## Limitations and Bias",
+        "## Citation",
+        "## Further References",
+    ]
+    headings = [h for h in re.findall(r"^#{2,4} .+$", text, re.M) if h in card]
+    assert headings == card

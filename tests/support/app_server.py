@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-APP = REPO / "app.py"
 # Importing Gradio takes tens of seconds on a busy two-core machine.
 STARTUP_TIMEOUT_S = 240
 
@@ -35,11 +34,14 @@ def _responds(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def running_app() -> Iterator[str]:
-    """Start ``python app.py`` on 127.0.0.1 at a free port; yield its URL; stop it."""
+def running_app(
+    python: str = sys.executable, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Start ``python app.py`` in ``cwd`` (the repository) on 127.0.0.1 at a free port, with
+    ``env`` (the current environment) and the Gradio settings; yield its URL; stop it."""
     port = free_port()
     env = {
-        **os.environ,
+        **(os.environ if env is None else env),
         "GRADIO_SERVER_NAME": "127.0.0.1",
         "GRADIO_SERVER_PORT": str(port),
         "GRADIO_ANALYTICS_ENABLED": "False",
@@ -47,7 +49,7 @@ def running_app() -> Iterator[str]:
     url = f"http://127.0.0.1:{port}/"
     with tempfile.TemporaryFile(mode="w+") as log:
         process = subprocess.Popen(
-            [sys.executable, str(APP)], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
+            [python, "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         try:
             deadline = time.monotonic() + STARTUP_TIMEOUT_S

@@ -1,0 +1,190 @@
+"""A package people can install.
+
+``python -m build`` makes an sdist and a wheel of a copy of the repository; ``twine check``
+accepts both; the wheel holds the package and nothing from the repository root; the core needs
+none of evaluate, datasets, pandas or matplotlib. In fresh virtual environments, offline (pip
+reads only the wheelhouse of core dependencies and setuptools that scripts/install_test_deps.sh
+downloads): README's first command installs from the checkout and runs the demo on the compiled
+kernels, and the sdist compiles and installs; from another directory, ``rouge_plus.score`` works
+without evaluate, and ``rouge_plus.load()`` gives an evaluate metric that ``evaluate.combine``
+accepts once evaluate is importable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from support.repo_copy import (
+    REPO,
+    clean_environment,
+    copy_repository,
+    dependencies_without_rouge_plus,
+)
+
+import rouge_plus
+
+pytest.importorskip("build", reason="the packaging tests need build (the test extra)")
+WHEELHOUSE = REPO / "build" / "test-wheelhouse"
+OPTIONAL = ("evaluate", "datasets", "pandas", "matplotlib", "gradio", "transformers")
+PREDICTIONS = ["the cats were sitting on the mat", "a dog ran"]
+REFERENCES = [["a cat sat on the mat", "the cat is sitting"], "the dog runs"]
+
+
+def run(command: list[str], timeout: float = 600, **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
+    output = done.stdout[-2000:] + done.stderr[-3000:]
+    assert done.returncode == 0, f"{shlex.join(command)}\n{output}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def wheelhouse() -> Path:
+    if not any(WHEELHOUSE.glob("numpy-*.whl")):
+        message = "no build/test-wheelhouse: run scripts/install_test_deps.sh"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return WHEELHOUSE
+
+
+def offline_pip_env(wheelhouse: Path, **extra: str) -> dict[str, str]:
+    """pip may read the wheelhouse and nothing else (its configuration files are ignored)."""
+    return clean_environment(
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(wheelhouse),
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        **extra,
+    )
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory) -> Path:
+    return copy_repository(tmp_path_factory.mktemp("checkout") / "rouge_plus")
+
+
+@pytest.fixture(scope="module")
+def dists(source, tmp_path_factory) -> tuple[Path, Path]:
+    """(sdist, wheel) built by ``python -m build`` (the wheel from the sdist, as build does)."""
+    out = tmp_path_factory.mktemp("dist")
+    run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)])
+    [sdist] = out.glob("rouge_plus-*.tar.gz")
+    [wheel] = out.glob("rouge_plus-*.whl")
+    return sdist, wheel
+
+
+def fresh_venv(path: Path) -> str:
+    venv.EnvBuilder(with_pip=True).create(path)
+    return str(path / "bin" / "python")
+
+
+def test_twine_check_accepts_both(dists):
+    pytest.importorskip("twine", reason="the packaging tests need twine (the test extra)")
+    run([sys.executable, "-m", "twine", "check", "--strict", *map(str, dists)])
+
+
+def test_wheel_holds_the_package_and_core_needs_no_extras(dists):
+    _, wheel = dists
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        [metadata] = [n for n in names if n.endswith(".dist-info/METADATA")]
+        metadata = archive.read(metadata).decode()
+    assert {name.split("/")[0] for name in names} == {
+        "rouge_plus",
+        f"rouge_plus-{rouge_plus.__version__}.dist-info",
+    }, "the root rouge_plus.py, app.py and tests must stay out of the wheel"
+    assert any(re.fullmatch(r"rouge_plus/kernels/_native\..*\.so", n) for n in names)
+    assert "rouge_plus/data/wordnet30_synonyms.json.gz" in names
+    requires = re.findall(r"^Requires-Dist: (.+)$", metadata, re.M)
+    core = sorted(r.split(">")[0].split("=")[0] for r in requires if "extra ==" not in r)
+    assert core == ["nltk", "numpy", "regex"]
+    extras = set(re.findall(r"^Provides-Extra: (.+)$", metadata, re.M))
+    assert {"evaluate", "app", "test", "rouge155"} <= extras
+
+
+def test_readme_first_command_installs_and_runs_on_the_compiled_kernels(
+    source, wheelhouse, tmp_path
+):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"```bash\n(.+?)\n```", readme).group(1)
+    assert first == "pip install . && rouge-plus --demo"
+    python = fresh_venv(tmp_path / "venv")
+    bin_dir = str(Path(python).parent)
+    env = offline_pip_env(wheelhouse, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    done = run(["bash", "-c", first], cwd=source, env=env)
+    assert "rouge1" in done.stdout.lower() or "ROUGE-1" in done.stdout
+    code = "import rouge_plus.kernels.native as n; print(n.NATIVE)"
+    assert run([python, "-c", code], cwd=tmp_path, env=env).stdout.strip() == "True"
+
+
+@pytest.fixture(scope="module")
+def sdist_venv(dists, wheelhouse, tmp_path_factory) -> tuple[str, Path]:
+    """A fresh venv with the sdist installed from the wheelhouse alone (it compiles there)."""
+    sdist, _ = dists
+    root = tmp_path_factory.mktemp("sdist-venv")
+    python = fresh_venv(root / "venv")
+    run([python, "-m", "pip", "install", "--quiet", str(sdist)], env=offline_pip_env(wheelhouse))
+    elsewhere = root / "elsewhere"
+    elsewhere.mkdir()
+    return python, elsewhere
+
+
+def test_sdist_installs_core_only_and_scores_on_compiled_kernels(sdist_venv):
+    python, elsewhere = sdist_venv
+    code = f"""
+import importlib.util, json
+import rouge_plus
+from rouge_plus.kernels import native
+print(json.dumps({{
+    "file": rouge_plus.__file__,
+    "native": native.NATIVE,
+    "missing": [m for m in {OPTIONAL!r} if importlib.util.find_spec(m) is None],
+    "score": rouge_plus.score({PREDICTIONS!r}, {REFERENCES!r}, use_stemmer=True),
+}}))
+"""
+    out = json.loads(run([python, "-c", code], cwd=elsewhere, env=clean_environment()).stdout)
+    assert out["file"].startswith(str(Path(python).parents[1]))
+    assert out["native"] is True
+    assert out["missing"] == list(OPTIONAL)
+    assert out["score"] == rouge_plus.score(PREDICTIONS, REFERENCES, use_stemmer=True)
+
+
+def test_installed_package_gives_the_evaluate_metric_offline(sdist_venv, tmp_path):
+    """README's one-liner, from another directory, offline: evaluate comes from this
+    interpreter's site-packages (after the venv's own, without rouge_plus)."""
+    pytest.importorskip("evaluate")
+    python, elsewhere = sdist_venv
+    purelib = run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+    ).stdout.strip()
+    view = dependencies_without_rouge_plus(tmp_path / "deps")
+    (Path(purelib) / "test_dependencies.pth").write_text(f"{view}\n", encoding="utf-8")
+    code = f"""
+import evaluate, json, rouge_plus
+rouge = rouge_plus.load(rouge_types=["rouge1", "rougeL"], use_stemmer=True)
+combined = evaluate.combine([rouge, rouge_plus.load(rouge_types=["rouge2"])])
+print(json.dumps({{
+    "file": rouge_plus.__file__,
+    "result": combined.compute(predictions={PREDICTIONS!r}, references={REFERENCES!r}),
+}}))
+"""
+    env = clean_environment(
+        HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1", HF_HOME=str(tmp_path / "hf")
+    )
+    out = json.loads(run([python, "-c", code], cwd=elsewhere, env=env).stdout.splitlines()[-1])
+    assert out["file"].startswith(str(Path(python).parents[1]))
+    assert out["result"] == {
+        **rouge_plus.score(
+            PREDICTIONS, REFERENCES, rouge_types=["rouge1", "rougeL"], use_stemmer=True
+        ),
+        **rouge_plus.score(PREDICTIONS, REFERENCES, rouge_types=["rouge2"]),
+    }
