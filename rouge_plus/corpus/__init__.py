@@ -1,0 +1,1 @@
+"""Corpus-level statistics: aggregation over examples, intervals and significance tests."""
