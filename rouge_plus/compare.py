@@ -144,9 +144,11 @@ def compare_scores(
     if not types:
         raise ValueError("the baseline has no ROUGE types")
     base = _columns(baseline_name, baseline, types, statistic, n=None)
+    base_means = _means(baseline, types, statistic)
     rows = []
     for name, scores in systems.items():
         values = _columns(name, scores, types, statistic, n=len(base))
+        means = _means(scores, types, statistic)
         test = paired_test(
             values,
             base,
@@ -159,8 +161,8 @@ def compare_scores(
             ComparisonRow(
                 system=name,
                 rouge_type=rouge_type,
-                baseline_score=float(base[:, j].mean()),
-                score=float(values[:, j].mean()),
+                baseline_score=base_means[j],
+                score=means[j],
                 delta=float(test.delta[j]),
                 ci_low=float(test.ci_low[j]),
                 ci_high=float(test.ci_high[j]),
@@ -224,6 +226,12 @@ def _columns(
             )
         columns.append(values[:, STATISTICS[statistic]])
     return np.stack(columns, axis=1)
+
+
+def _means(scores: Mapping[str, np.ndarray], types: list[str], statistic: str) -> list[float]:
+    """Corpus means exactly as ``RougeScorer.score`` reports them (column means of each array)."""
+    column = STATISTICS[statistic]
+    return [float(np.asarray(scores[t], dtype=np.float64).mean(axis=0)[column]) for t in types]
 
 
 def _p_text(p: float) -> str:
