@@ -13,7 +13,7 @@ import csv
 import dataclasses
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,9 +81,9 @@ class Comparison:
 
 
 def compare(
-    baseline: object,
-    systems: Mapping[str, object],
-    references: object,
+    baseline: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[str] | Sequence[Sequence[str]],
     *,
     method: str = "permutation",
     n_resamples: int = 10_000,
@@ -95,17 +95,24 @@ def compare(
 ) -> Comparison:
     """Test whether each system's ROUGE differs from the baseline's on the same references.
 
-    ``baseline`` and every value of ``systems`` are predictions (one per reference);
-    ``options`` are any :class:`rouge_plus.RougeScorer` options. ``statistic`` picks precision,
+    ``baseline`` and every value of ``systems`` are predictions, one per reference (a list, or
+    any sequence ``RougeScorer`` takes); ``options`` are any :class:`rouge_plus.RougeScorer`
+    options. ``statistic`` picks precision,
     recall or F (``"p"``, ``"r"``, ``"f"``) of every type.
     """
     _check_settings(method, n_resamples, seed, statistic, confidence_level)
     _check_systems(systems)
-    n = len(references)  # type: ignore[arg-type]
-    for name, predictions in [(baseline_name, baseline), *systems.items()]:
-        size = len(predictions)  # type: ignore[arg-type]
-        if size != n:
-            raise ValueError(f"system {name!r} has {size} predictions but there are {n} references")
+    n = len(references)
+    if len(baseline) != n:
+        raise ValueError(
+            f"the baseline ({baseline_name!r}) has {len(baseline)} predictions but there are {n} "
+            "references"
+        )
+    for name, predictions in systems.items():
+        if len(predictions) != n:
+            raise ValueError(
+                f"system {name!r} has {len(predictions)} predictions but there are {n} references"
+            )
     scorer = RougeScorer(**options)
     return compare_scores(
         scorer.score_examples(baseline, references).scores,

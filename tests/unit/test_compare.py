@@ -200,7 +200,7 @@ def test_bad_inputs_are_named(bench):
     weak, refs = predictions(bench, WEAK), references(bench)
     with pytest.raises(ValueError, match=r"system 'short' has 99 predictions but there are 100"):
         compare(weak, {"fine": weak, "short": weak[:99]}, refs)
-    with pytest.raises(ValueError, match=r"system 'baseline' has 98 predictions"):
+    with pytest.raises(ValueError, match=r"the baseline \('baseline'\) has 98 predictions"):
         compare(weak[:98], {"fine": weak}, refs)
     with pytest.raises(ValueError, match="systems is empty"):
         compare(weak, {}, refs)
