@@ -19,10 +19,11 @@ The statistic is the mean over examples of the per-example difference d = system
 For both methods the interval (``ci_low``, ``ci_high``) is the paired bootstrap percentile
 interval of delta at ``confidence_level``.
 
-Ties: a resampled statistic counts as at least as extreme as the observed one when it is within
-``TIE_RTOL * sum(|d_i|)`` of it (in sum units). Sums of the same numbers taken in another order
-differ by rounding far below that, so a tie such as an exact sign mirror is never lost to
-floating point, while real differences between scores (multiples of 1/length) are far above it.
+Ties: a resampled statistic counts as at least as extreme as the observed one when it falls
+short of it by less than ``TIE_RTOL * sum(|d_i|)`` (in sum units). Sums of the same numbers in
+another order differ by rounding far below that (at most about n * 1.1e-16 times sum(|d_i|)), so
+scores that tie exactly, as ROUGE's ratios of small counts often do, still tie in floating point;
+a real difference smaller than a billionth of sum(|d_i|) would change no conclusion.
 
 Randomness comes only from local generators built from ``np.random.SeedSequence(seed)``: one
 stream for the sign flips, one for the bootstrap, each restarted for every call and every group of
