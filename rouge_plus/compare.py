@@ -249,8 +249,8 @@ def _p_text(p: float) -> str:
 def _render_table(result: Comparison) -> str:
     alpha = 1 - result.confidence_level
     types = list(dict.fromkeys(row.rouge_type for row in result.rows))
-    header = ["system", "type", "score", "delta", f"{result.confidence_level:.0%} CI of delta"]
-    header.append("p-value")
+    level = f"{100 * result.confidence_level:g}%"
+    header = ["system", "type", "score", "delta", f"{level} CI of delta", "p-value"]
     baseline = [
         [f"Baseline: {result.baseline}" if j == 0 else "", row.rouge_type]
         + [f"{row.baseline_score:.4f}", "", "", ""]
