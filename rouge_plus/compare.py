@@ -283,8 +283,13 @@ def _render_table(result: Comparison) -> str:
         f"score: mean {_STATISTIC_NAMES[result.statistic]} over {result.n_examples:,} examples;"
         " delta: system - baseline.",
         f"CI: paired bootstrap percentile interval of delta, {resamples}.",
-        f"* p < {alpha:.2g}, not corrected for multiple comparisons ({len(result.rows)} tests"
-        " here; consider Holm's correction).",
+        f"* p < {alpha:.2g}"
+        + (
+            f", not corrected for multiple comparisons ({len(result.rows)} tests here; consider"
+            " Holm's correction)."
+            if len(result.rows) > 1
+            else "."
+        ),
     ]
     table = [line(header), rule, *map(line, baseline), rule, *map(line, systems)]
     return "\n".join([*table, "", *notes, *([result.signature] if result.signature else [])])
