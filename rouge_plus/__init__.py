@@ -18,6 +18,7 @@ from .results import ExampleScores
 from .scorer import RougeScorer, score
 
 if TYPE_CHECKING:
+    from .comparison import compare
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
     from .rouge_plus import RougePlus, load
@@ -32,6 +33,7 @@ __all__ = [
     "RougeScorer",
     "ScoreOptions",
     "__version__",
+    "compare",
     "load",
     "make_compute_metrics",
     "score",
@@ -40,6 +42,7 @@ __all__ = [
 
 # Public names imported on first use: name -> module.
 _LAZY = {
+    "compare": ".comparison",
     "RougePlus": ".rouge_plus",
     "load": ".rouge_plus",
     "score_dataset": ".integrations.hf_datasets",

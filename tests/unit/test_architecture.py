@@ -31,7 +31,7 @@ STAGES = {
     "scorer": 5,
     "pairwise": 5,
     "readers": 5,
-    "compare": 5,
+    "comparison": 5,
     "rouge_plus": 6,
     "cli": 6,
     "integrations": 6,
