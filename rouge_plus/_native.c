@@ -30,13 +30,18 @@ typedef struct {
     Py_ssize_t cap; /* bytes allocated */
 } Buffer;
 
+/* Room for `extra` more bytes. The buffer is allocated even when extra is 0, so that data is
+ * never NULL after a successful call: a zero-size request is not a memory error, and memcpy,
+ * memset or memcmp of 0 bytes always get a valid pointer. */
 static int buffer_reserve(Buffer *b, Py_ssize_t extra)
 {
-    if (b->len + extra <= b->cap)
+    if (extra < 0 || extra > PY_SSIZE_T_MAX - b->len)
+        return -1;
+    if (b->data && b->len + extra <= b->cap)
         return 0;
     Py_ssize_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra)
-        cap *= 2;
+        cap = cap <= PY_SSIZE_T_MAX / 2 ? cap * 2 : b->len + extra;
     char *data = realloc(b->data, (size_t)cap);
     if (!data)
         return -1;
@@ -49,7 +54,8 @@ static int buffer_append(Buffer *b, const void *src, Py_ssize_t n)
 {
     if (buffer_reserve(b, n) < 0)
         return -1;
-    memcpy(b->data + b->len, src, (size_t)n);
+    if (n > 0)
+        memcpy(b->data + b->len, src, (size_t)n);
     b->len += n;
     return 0;
 }
@@ -130,7 +136,7 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
         if (v->slot_hash[j] == h) {
             int32_t id = v->slot_id[j];
             int64_t start = offsets[id], end = offsets[id + 1];
-            if (end - start == n && memcmp(v->text.data + start, s, (size_t)n) == 0)
+            if (end - start == n && (n == 0 || memcmp(v->text.data + start, s, (size_t)n) == 0))
                 return id;
         }
         j = (j + 1) & mask;
@@ -578,6 +584,8 @@ static inline int32_t *workspace_slot(Workspace *w, int32_t id, int32_t *value, 
     return value + id;
 }
 
+/* A scratch area of `bytes` bytes (its old content is dropped); never NULL on success, even for
+ * 0 bytes, so callers can tell a memory error from an empty request. */
 static void *scratch(Buffer *b, size_t bytes)
 {
     b->len = 0;
