@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 import rouge_plus
+import rouge_plus.native
 from rouge_plus.kernels.python_backend import PythonVocabulary, count_pairs_python
+from rouge_plus.rouge_types import Measure, parse_rouge_type
 
 native = pytest.importorskip("rouge_plus._native", reason="the C extension is not built")
 
@@ -67,3 +69,80 @@ def test_empty_tokens_in_the_vocabulary():
     assert c_vocab.encode(items, True) == py_vocab.encode(items, True)
     assert c_vocab.words() == py_vocab.words() == ["", "a", "b", "x", "y"]
     assert native.Vocabulary().encode([], True) == PythonVocabulary().encode([], True)
+
+
+# --- parameters ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["rougeW-0", "rougeW-0.5", "rougeW-0.999", "rougeW-5.01", "rougeW-400"]
+)
+def test_rouge_w_weights_out_of_range_are_rejected_by_name(name):
+    with pytest.raises(ValueError, match=rf"{name}.*weight.*between 1 and 5"):
+        parse_rouge_type(name)
+    with pytest.raises(ValueError, match=name):
+        rouge_plus.score(["a b"], ["a b"], rouge_types=[name])
+
+
+@pytest.mark.parametrize("name", ["rougeW-1", "rougeW-1.0", "rougeW", "rougeW-2", "rougeW-5"])
+def test_rouge_w_weights_in_range_give_scores_in_the_unit_interval(name):
+    # w = 1 is f(k) = k: consecutive matches earn no bonus, the plain (union) LCS ratio.
+    # w = 5 keeps f(sum f(|r|)) = 100000**25 finite for a 100,000-token sentence.
+    long_text = " ".join(f"w{i % 977}" for i in range(100_000))
+    texts = ["the cat sat on the mat", long_text]
+    refs = ["the cat was on a mat", long_text[::-1]]
+    got = rouge_plus.score(
+        texts, refs, rouge_types=[name], use_aggregator=False, return_precision_recall=True
+    )
+    for values in got.values():
+        values = np.asarray(values)
+        assert np.all(np.isfinite(values)) and np.all((values >= 0) & (values <= 1))
+
+
+def test_rouge_w_1_is_the_union_lcs_ratio():
+    got = rouge_plus.score(
+        ["a b c d"], ["a x c d"], rouge_types=["rougeW-1"], return_precision_recall=True
+    )
+    assert got["rougeW-1_recall"] == pytest.approx(3 / 4)
+    assert got["rougeW-1_precision"] == pytest.approx(3 / 4)
+
+
+@pytest.mark.parametrize("gap", ["2147483646", "2147483647", "2147483648", "99999999999999999999"])
+@pytest.mark.parametrize("pure", [False, True], ids=["native", "python"])
+def test_skip_gaps_beyond_a_c_int_count_as_no_limit(gap, pure, monkeypatch):
+    if pure:  # every measure through the Python twins
+        monkeypatch.setattr(rouge_plus.native, "NATIVE_KINDS", frozenset())
+    predictions = ["the cat sat on the mat today", "a b c"]
+    references = ["the cat was on a mat", "c b a"]
+    for unigrams in ("", "U"):
+        bounded, unlimited = f"rougeS{unigrams}{gap}", f"rougeS{unigrams}*"
+        got = rouge_plus.score(
+            predictions,
+            references,
+            rouge_types=[bounded, unlimited],
+            use_aggregator=False,
+            return_precision_recall=True,
+        )
+        for suffix in ("_precision", "_recall", "_fmeasure"):
+            assert got[bounded + suffix] == got[unlimited + suffix]
+
+
+def test_measures_validate_their_parameters_at_construction():
+    with pytest.raises(ValueError, match="rougeS-1.*gap"):
+        Measure("rougeS-1", "skip_bigram", max_gap=-1)
+    with pytest.raises(ValueError, match="gap"):
+        Measure("rougeSx", "skip_bigram", max_gap=2.5)
+    with pytest.raises(ValueError, match="gap"):
+        Measure("rougeSx", "skip_bigram", max_gap=True)
+    for weight in (0.0, 0.5, float("nan"), float("inf"), 6.0):
+        with pytest.raises(ValueError, match="weight"):
+            Measure("rougeWx", "weighted_lcs", weight=weight)
+    for n in (0, 10):
+        with pytest.raises(ValueError, match="n-gram"):
+            Measure("rougeN", "ngram", n=n)
+    with pytest.raises(ValueError, match="kind"):
+        Measure("rougeQ", "quantum")
+    assert Measure("rougeS4", "skip_bigram", max_gap=4).max_gap == 4
+    assert Measure("rougeS0", "skip_bigram", max_gap=0).max_gap == 0
+    assert parse_rouge_type("rougeS2147483648").max_gap is None
+    assert parse_rouge_type("rougeSU2147483646").max_gap == 2147483646
