@@ -82,20 +82,140 @@ typedef struct {
     Buffer text;    /* the words' UTF-8 bytes, back to back */
     Buffer offsets; /* int64 start of each word in text, plus one end offset */
     int busy;       /* set while encode runs, part of it without the GIL */
-    Py_ssize_t probes; /* slots inspected by all lookups so far: a diagnostic for the tests */
+    int siphash;       /* 0: the fast hash; 1: SipHash-1-3, after lookups probed too much */
+    int weak;          /* the fast hash is 0 for every word (for the tests only) */
+    Py_ssize_t probes;  /* slots inspected by all lookups so far */
+    Py_ssize_t lookups; /* word lookups so far */
 } Vocabulary;
 
-/* FNV-1a, one byte at a time, so the tokenizer can hash a word while it reads it. */
-#define FNV_OFFSET 1469598103934665603ULL
-static inline uint64_t fnv_step(uint64_t h, unsigned char c) { return (h ^ c) * 1099511628211ULL; }
-static inline uint64_t fnv_finish(uint64_t h) { return h ^ (h >> 29); }
+/*
+ * Word hashes. Both are keyed with secrets drawn from os.urandom when the module is imported, so
+ * no one can precompute words that collide in the table (the unseeded FNV-1a used before let
+ * 1.2 MB of crafted words cost rouge1 15 s instead of 20 ms):
+ *   - the fast hash, computed by the tokenizer as it reads a word: 8-byte little-endian chunks
+ *     folded with 64x64->128-bit multiplications by secret constants;
+ *   - SipHash-1-3 (CPython's hash for str), a keyed pseudorandom function. A Vocabulary switches
+ *     to it for good, rehashing its words, if lookups ever inspect more than
+ *     FLOOD_PROBES_PER_LOOKUP slots per lookup on average (plus FLOOD_SLACK): whatever the words,
+ *     probing then stays linear in the number of lookups.
+ * Ids are assigned in order of first appearance, so results never depend on the keys.
+ */
+static uint64_t hash_key[6]; /* SipHash's two words, then the fast hash's four */
+static int weak_hash_for_tests; /* _native._weaken_hash: new Vocabularies' fast hash is 0 */
 
-static uint64_t hash_bytes(const char *s, Py_ssize_t n)
+#define FLOOD_PROBES_PER_LOOKUP 3
+#define FLOOD_SLACK 4096
+
+static inline uint64_t mum(uint64_t a, uint64_t b)
 {
-    uint64_t h = FNV_OFFSET;
+    unsigned __int128 product = (unsigned __int128)a * b;
+    return (uint64_t)product ^ (uint64_t)(product >> 64);
+}
+
+typedef struct {
+    uint64_t state, chunk;
+    Py_ssize_t length;
+} FastHash;
+
+static inline void fast_hash_start(FastHash *f)
+{
+    f->state = hash_key[2];
+    f->chunk = 0;
+    f->length = 0;
+}
+
+static inline void fast_hash_byte(FastHash *f, unsigned char c)
+{
+    f->chunk |= (uint64_t)c << (8 * (f->length & 7)); /* little-endian chunks */
+    if ((++f->length & 7) == 0) {
+        f->state = mum(f->state ^ f->chunk, hash_key[3]);
+        f->chunk = 0;
+    }
+}
+
+static inline uint64_t fast_hash_finish(const FastHash *f)
+{
+    return mum(f->state ^ f->chunk ^ hash_key[4], (uint64_t)f->length ^ hash_key[5]);
+}
+
+#define ROTL64(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND(v0, v1, v2, v3)                                                                   \
+    do {                                                                                           \
+        v0 += v1;                                                                                  \
+        v1 = ROTL64(v1, 13);                                                                       \
+        v1 ^= v0;                                                                                  \
+        v0 = ROTL64(v0, 32);                                                                       \
+        v2 += v3;                                                                                  \
+        v3 = ROTL64(v3, 16);                                                                       \
+        v3 ^= v2;                                                                                  \
+        v0 += v3;                                                                                  \
+        v3 = ROTL64(v3, 21);                                                                       \
+        v3 ^= v0;                                                                                  \
+        v2 += v1;                                                                                  \
+        v1 = ROTL64(v1, 17);                                                                       \
+        v1 ^= v2;                                                                                  \
+        v2 = ROTL64(v2, 32);                                                                       \
+    } while (0)
+
+static uint64_t siphash13(const char *s, Py_ssize_t n)
+{
+    uint64_t v0 = hash_key[0] ^ 0x736f6d6570736575ULL, v1 = hash_key[1] ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = hash_key[0] ^ 0x6c7967656e657261ULL, v3 = hash_key[1] ^ 0x7465646279746573ULL;
+    const unsigned char *p = (const unsigned char *)s;
+    Py_ssize_t whole = n & ~(Py_ssize_t)7;
+    for (Py_ssize_t i = 0; i < whole; i += 8) {
+        uint64_t m = 0;
+        for (int k = 7; k >= 0; k--) /* little-endian, whatever the machine's order */
+            m = (m << 8) | p[i + k];
+        v3 ^= m;
+        SIPROUND(v0, v1, v2, v3);
+        v0 ^= m;
+    }
+    uint64_t last = (uint64_t)n << 56;
+    for (Py_ssize_t k = n - whole - 1; k >= 0; k--)
+        last |= (uint64_t)p[whole + k] << (8 * k);
+    v3 ^= last;
+    SIPROUND(v0, v1, v2, v3);
+    v0 ^= last;
+    v2 ^= 0xff;
+    SIPROUND(v0, v1, v2, v3);
+    SIPROUND(v0, v1, v2, v3);
+    SIPROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The hash of a word under the vocabulary's current function. */
+static uint64_t word_hash(const Vocabulary *v, const char *s, Py_ssize_t n)
+{
+    if (v->siphash)
+        return siphash13(s, n);
+    FastHash f;
+    fast_hash_start(&f);
     for (Py_ssize_t i = 0; i < n; i++)
-        h = fnv_step(h, (unsigned char)s[i]);
-    return fnv_finish(h);
+        fast_hash_byte(&f, (unsigned char)s[i]);
+    return v->weak ? 0 : fast_hash_finish(&f);
+}
+
+/* The per-process keys, from os.urandom; -1 with an exception set on failure. */
+static int init_hash_key(void)
+{
+    PyObject *os = PyImport_ImportModule("os");
+    if (!os)
+        return -1;
+    PyObject *bytes = PyObject_CallMethod(os, "urandom", "i", (int)sizeof hash_key);
+    Py_DECREF(os);
+    if (!bytes)
+        return -1;
+    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) != (Py_ssize_t)sizeof hash_key) {
+        Py_DECREF(bytes);
+        PyErr_SetString(PyExc_RuntimeError, "os.urandom returned an unexpected value");
+        return -1;
+    }
+    memcpy(hash_key, PyBytes_AS_STRING(bytes), sizeof hash_key);
+    Py_DECREF(bytes);
+    hash_key[3] |= 1; /* odd multipliers: never 0 */
+    hash_key[5] |= 1ULL << 63; /* above any length, so length ^ key is never 0 */
+    return 0;
 }
 
 static int vocabulary_grow(Vocabulary *v)
@@ -126,7 +246,35 @@ static int vocabulary_grow(Vocabulary *v)
     return 0;
 }
 
-/* The id of a word whose hash_bytes is h, adding it when new; -1 on memory error. */
+/* Rehash every word with SipHash-1-3 into a fresh table of the same size; -1 on memory error. */
+static int vocabulary_switch_to_siphash(Vocabulary *v)
+{
+    uint64_t *hashes = malloc(sizeof(uint64_t) * (size_t)v->n_slots);
+    int32_t *ids = malloc(sizeof(int32_t) * (size_t)v->n_slots);
+    if (!hashes || !ids) {
+        free(hashes);
+        free(ids);
+        return -1;
+    }
+    memset(ids, -1, sizeof(int32_t) * (size_t)v->n_slots);
+    const int64_t *offsets = (const int64_t *)v->offsets.data;
+    for (Py_ssize_t id = 0; id < v->n_words; id++) {
+        uint64_t h = siphash13(v->text.data + offsets[id], (Py_ssize_t)(offsets[id + 1] - offsets[id]));
+        Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(v->n_slots - 1));
+        while (ids[j] >= 0)
+            j = (j + 1) & (v->n_slots - 1);
+        hashes[j] = h;
+        ids[j] = (int32_t)id;
+    }
+    free(v->slot_hash);
+    free(v->slot_id);
+    v->slot_hash = hashes;
+    v->slot_id = ids;
+    v->siphash = 1;
+    return 0;
+}
+
+/* The id of a word whose word_hash is h, adding it when new; -1 on memory error. */
 static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_t h)
 {
     if (2 * (v->n_words + 1) > v->n_slots && vocabulary_grow(v) < 0)
@@ -134,24 +282,34 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
     Py_ssize_t mask = v->n_slots - 1;
     Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)mask);
     const int64_t *offsets = (const int64_t *)v->offsets.data;
+    int32_t id = -1;
+    v->lookups++;
     v->probes++;
     while (v->slot_id[j] >= 0) {
         v->probes++;
         if (v->slot_hash[j] == h) {
-            int32_t id = v->slot_id[j];
-            int64_t start = offsets[id], end = offsets[id + 1];
-            if (end - start == n && (n == 0 || memcmp(v->text.data + start, s, (size_t)n) == 0))
-                return id;
+            int32_t found = v->slot_id[j];
+            int64_t start = offsets[found], end = offsets[found + 1];
+            if (end - start == n && (n == 0 || memcmp(v->text.data + start, s, (size_t)n) == 0)) {
+                id = found;
+                break;
+            }
         }
         j = (j + 1) & mask;
     }
-    if (v->n_words >= INT32_MAX - 1)
+    if (id < 0) {
+        if (v->n_words >= INT32_MAX - 1)
+            return -1;
+        if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
+            return -1;
+        v->slot_hash[j] = h;
+        v->slot_id[j] = (int32_t)v->n_words;
+        id = (int32_t)v->n_words++;
+    }
+    if (!v->siphash && v->probes > FLOOD_PROBES_PER_LOOKUP * v->lookups + FLOOD_SLACK &&
+        vocabulary_switch_to_siphash(v) < 0)
         return -1;
-    if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
-        return -1;
-    v->slot_hash[j] = h;
-    v->slot_id[j] = (int32_t)v->n_words;
-    return (int32_t)v->n_words++;
+    return id;
 }
 
 static int vocabulary_init(Vocabulary *self, PyObject *args, PyObject *kwds)
@@ -159,6 +317,7 @@ static int vocabulary_init(Vocabulary *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "", kwlist))
         return -1;
+    self->weak = weak_hash_for_tests;
     if (self->offsets.len == 0 && buffer_push_i64(&self->offsets, 0) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -253,15 +412,17 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
             i++;
             continue;
         }
-        uint64_t h = FNV_OFFSET;
         Py_ssize_t length = 0;
+        FastHash f;
+        fast_hash_start(&f);
         do {
             word[length++] = (char)lower;
-            h = fnv_step(h, lower);
+            fast_hash_byte(&f, lower);
             i++;
             lower = i < n ? token_char(latin1 ? latin1[i] : PyUnicode_READ(kind, data, i)) : 0;
         } while (lower);
-        int32_t id = vocabulary_id(v, word, length, fnv_finish(h));
+        uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash_finish(&f);
+        int32_t id = vocabulary_id(v, word, length, h);
         if (id < 0 || buffer_push_i32(&e->ids, id) < 0)
             return -1;
     }
@@ -312,7 +473,7 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
                 Py_DECREF(fast);
                 return -1;
             }
-            int32_t id = vocabulary_id(v, utf8, length, hash_bytes(utf8, length));
+            int32_t id = vocabulary_id(v, utf8, length, word_hash(v, utf8, length));
             Py_XDECREF(encoded);
             if (id < 0 || buffer_push_i32(&e->ids, id) < 0) {
                 Py_DECREF(tokens);
@@ -494,8 +655,12 @@ static PyMethodDef vocabulary_methods[] = {
 
 static PyMemberDef vocabulary_members[] = {
     {"probes", T_PYSSIZET, offsetof(Vocabulary, probes), READONLY,
-     "Hash-table slots inspected by all word lookups so far (about 1.5 per lookup; many more\n"
+     "Hash-table slots inspected by all word lookups so far (about 1.8 per lookup; many more\n"
      "would mean colliding words): a diagnostic for the tests."},
+    {"lookups", T_PYSSIZET, offsetof(Vocabulary, lookups), READONLY, "Word lookups so far."},
+    {"siphash", T_INT, offsetof(Vocabulary, siphash), READONLY,
+     "1 once the table switched from the fast hash to SipHash-1-3 (lookups probed too many\n"
+     "slots), else 0."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -624,9 +789,11 @@ static int64_t unigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, c
     return hits;
 }
 
+/* The tables of n-grams and pairs of ids below start from the same per-process key: ids follow
+ * the order in which words first appear, so a text could otherwise choose colliding n-grams. */
 static inline uint64_t hash_ngram(const int32_t *gram, int n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    uint64_t h = hash_key[0];
     for (int k = 0; k < n; k++) {
         h ^= (uint64_t)(uint32_t)gram[k];
         h *= 0xBF58476D1CE4E5B9ULL;
@@ -708,6 +875,7 @@ static inline uint64_t pair_key(int32_t first, int32_t second)
 
 static inline uint64_t pair_slot(uint64_t key, uint64_t mask)
 {
+    key ^= hash_key[1];
     key ^= key >> 31; /* splitmix64's finalizer: spreads both halves over the low bits */
     key *= 0xBF58476D1CE4E5B9ULL;
     key ^= key >> 27;
@@ -1438,8 +1606,23 @@ release:
     return result;
 }
 
+PyDoc_STRVAR(weaken_hash_doc,
+             "_weaken_hash(flag) -> None\n\n"
+             "For the tests only: with a true flag, Vocabularies created from now on hash every\n"
+             "word to 0 until they fall back to SipHash-1-3 (all words collide at first).");
+
+static PyObject *weaken_hash(PyObject *Py_UNUSED(module), PyObject *flag)
+{
+    int truth = PyObject_IsTrue(flag);
+    if (truth < 0)
+        return NULL;
+    weak_hash_for_tests = truth;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"count_pairs", count_pairs, METH_VARARGS, count_pairs_doc},
+    {"_weaken_hash", weaken_hash, METH_O, weaken_hash_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1454,6 +1637,8 @@ static struct PyModuleDef native_module = {
 PyMODINIT_FUNC PyInit__native(void)
 {
     init_token_bytes();
+    if (init_hash_key() < 0)
+        return NULL;
     if (PyType_Ready(&VocabularyType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&native_module);
