@@ -246,6 +246,17 @@ static int vocabulary_grow(Vocabulary *v)
     return 0;
 }
 
+/* s[0:n] == t[0:n]; short words (most) without a call to memcmp. */
+static inline int same_bytes(const char *s, const char *t, Py_ssize_t n)
+{
+    if (n > 16)
+        return memcmp(s, t, (size_t)n) == 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (s[i] != t[i])
+            return 0;
+    return 1;
+}
+
 /* Rehash every word with SipHash-1-3 into a fresh table of the same size; -1 on memory error. */
 static int vocabulary_switch_to_siphash(Vocabulary *v)
 {
@@ -290,7 +301,7 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
         if (v->slot_hash[j] == h) {
             int32_t found = v->slot_id[j];
             int64_t start = offsets[found], end = offsets[found + 1];
-            if (end - start == n && (n == 0 || memcmp(v->text.data + start, s, (size_t)n) == 0)) {
+            if (end - start == n && same_bytes(v->text.data + start, s, n)) {
                 id = found;
                 break;
             }
@@ -695,6 +706,15 @@ typedef struct {
     const int64_t *documents;
 } Corpus;
 
+/*
+ * The most bytes one table of a pair may take (skip-bigram pairs, an LCS or ROUGE-W traceback)
+ * before the kernels switch to a method that needs less memory and more time; the tests lower it
+ * (_native._set_table_budget) to run those methods on small inputs.
+ */
+static Py_ssize_t table_budget = (Py_ssize_t)32 << 20;
+/* A hash-table probe of a skip-bigram costs about as much as this many steps of a pass. */
+#define SKIP_PROBE_COST 4.0
+
 typedef struct {
     /* Per-word scratch, valid where stamp[id] == current: reset in O(1) per use. */
     uint32_t *stamp;
@@ -711,11 +731,13 @@ typedef struct {
     Buffer scratch_b; /* LCS column vectors */
     Buffer scratch_c; /* union marks */
     Buffer scratch_d; /* ROUGE-W's powers */
+    Py_ssize_t table_budget; /* bytes: larger tables are avoided, at some cost in time */
 } Workspace;
 
-static int workspace_init(Workspace *w, Py_ssize_t vocab_size)
+static int workspace_init(Workspace *w, Py_ssize_t vocab_size, Py_ssize_t budget)
 {
     memset(w, 0, sizeof *w);
+    w->table_budget = budget;
     size_t n = (size_t)(vocab_size > 0 ? vocab_size : 1);
     w->vocab_size = vocab_size;
     w->stamp = calloc(n, sizeof(uint32_t));
@@ -939,19 +961,6 @@ static int has_stamped_word(const Workspace *w, const int32_t *tokens, int64_t n
     return 0;
 }
 
-/* Number of distinct words of tokens. */
-static int64_t distinct_words(Workspace *w, const int32_t *tokens, int64_t n)
-{
-    workspace_next(w);
-    int64_t distinct = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int32_t *seen = workspace_slot(w, tokens[i], w->value_a, 0);
-        distinct += *seen == 0;
-        *seen = 1;
-    }
-    return distinct;
-}
-
 /* Clipped overlap of bigrams, on packed keys. */
 static int bigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
                        int64_t n_ref, int64_t *hits_out)
@@ -987,43 +996,100 @@ static inline int64_t skip_pairs(int64_t n, int64_t widest)
 }
 
 /*
- * Skip-bigram hits at any distance, in O((n_pred + n_ref) * d) time and O(n + d) memory, d the
- * number of words both texts share (no hash table of up to n^2 pairs): only shared words can
- * match, and for each shared first word a, one pass per text counts the pairs (a, b) of every b.
+ * Both texts of a pair reduced to the words they share (only those can form matching
+ * skip-bigrams), as word indexes 0 .. shared - 1 with their positions in the full texts, so that
+ * pairs keep their true distances. Side 0 is pred, side 1 is ref.
  */
-static int unlimited_skip_hits(Workspace *w, const int32_t *pred, int64_t n_pred,
-                               const int32_t *ref, int64_t n_ref, int64_t *hits_out)
+typedef struct {
+    int32_t shared;
+    int64_t length[2];
+    const int32_t *word[2];
+    const int64_t *position[2];
+} SharedTexts;
+
+static int reduce_to_shared(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
+                            int64_t n_ref, SharedTexts *out)
 {
-    *hits_out = 0;
+    memset(out, 0, sizeof *out);
     stamp_words(w, ref, n_ref); /* ref's words get value_b = 0, then 1 + index among shared */
     int32_t shared = 0;
     for (int64_t j = 0; j < n_pred; j++)
         if (w->stamp[pred[j]] == w->current && w->value_b[pred[j]] == 0)
             w->value_b[pred[j]] = ++shared;
+    out->shared = shared;
     if (shared == 0)
         return 0;
-    /* Both texts, reduced to their shared words, as indexes 0 .. shared - 1. */
-    int32_t *texts = scratch(&w->scratch_a, (size_t)(n_pred + n_ref) * sizeof(int32_t));
-    int64_t *pairs = scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
-    if (!texts || !pairs)
+    size_t total = (size_t)(n_pred + n_ref);
+    int64_t *positions = scratch(&w->scratch_c, total * (sizeof(int64_t) + sizeof(int32_t)));
+    if (!positions)
         return -1;
-    int64_t lengths[2] = {0, 0};
+    int32_t *words = (int32_t *)(positions + total);
     for (int side = 0; side < 2; side++) {
         const int32_t *tokens = side ? ref : pred;
-        int32_t *out = texts + (side ? lengths[0] : 0);
-        for (int64_t t = 0, n = side ? n_ref : n_pred; t < n; t++)
-            if (w->stamp[tokens[t]] == w->current && w->value_b[tokens[t]] > 0)
-                out[lengths[side]++] = w->value_b[tokens[t]] - 1;
+        int64_t n = side ? n_ref : n_pred, kept = 0, offset = side ? out->length[0] : 0;
+        for (int64_t t = 0; t < n; t++) {
+            int32_t token = tokens[t];
+            if (w->stamp[token] == w->current && w->value_b[token] > 0) {
+                words[offset + kept] = w->value_b[token] - 1;
+                positions[offset + kept] = t;
+                kept++;
+            }
+        }
+        out->word[side] = words + offset;
+        out->position[side] = positions + offset;
+        out->length[side] = kept;
     }
+    return 0;
+}
+
+/* Pairs of shared tokens of one side at most `widest` positions apart. */
+static int64_t shared_pairs(const SharedTexts *s, int side, int64_t widest)
+{
+    const int64_t *position = s->position[side];
+    int64_t n = s->length[side], pairs = 0, next = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (next <= i)
+            next = i + 1;
+        while (next < n && position[next] - position[i] <= widest)
+            next++;
+        pairs += next - i - 1;
+    }
+    return pairs;
+}
+
+/*
+ * Skip-bigram hits per first word, in O(shared * (lengths + shared)) time and O(shared) memory
+ * beyond the reduced texts (no table of pairs): for each shared word a, one pass per text adds to
+ * every token b the occurrences of a at most widest[side] positions before it, and the pairs
+ * (a, b) are clipped from those counts.
+ */
+static int skip_hits_by_first_word(Workspace *w, const SharedTexts *s, const int64_t widest[2],
+                                   int64_t *hits_out)
+{
+    const int32_t shared = s->shared;
+    int64_t *pairs = scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
+    if (!pairs)
+        return -1;
     int64_t hits = 0;
     for (int32_t first = 0; first < shared; first++) {
         memset(pairs, 0, (size_t)shared * 2 * sizeof(int64_t));
         for (int side = 0; side < 2; side++) {
-            const int32_t *text = texts + (side ? lengths[0] : 0);
-            int64_t *count = pairs + side * shared, before = 0; /* occurrences of first so far */
-            for (int64_t t = 0; t < lengths[side]; t++) {
-                count[text[t]] += before;
-                before += text[t] == first;
+            const int32_t *word = s->word[side];
+            const int64_t *position = s->position[side];
+            const int64_t n = s->length[side], reach = widest[side];
+            int64_t *count = pairs + side * shared, before = 0; /* occurrences of first in reach */
+            if (n > 0 && position[n - 1] - position[0] <= reach) { /* every pair is in reach */
+                for (int64_t t = 0; t < n; t++) {
+                    count[word[t]] += before;
+                    before += word[t] == first;
+                }
+                continue;
+            }
+            for (int64_t t = 0, oldest = 0; t < n; t++) {
+                while (position[t] - position[oldest] > reach)
+                    before -= word[oldest++] == first;
+                count[word[t]] += before;
+                before += word[t] == first;
             }
         }
         for (int32_t second = 0; second < shared; second++)
@@ -1033,10 +1099,40 @@ static int unlimited_skip_hits(Workspace *w, const int32_t *pred, int64_t n_pred
     return 0;
 }
 
+/* Skip-bigram hits through a hash table of ref's pairs of shared words, taken by pred's. */
+static int skip_hits_by_table(Workspace *w, const SharedTexts *s, const int64_t widest[2],
+                              int64_t distinct, int64_t *hits_out)
+{
+    PairTable table;
+    if (pair_table_init(w, &table, distinct) < 0)
+        return -1;
+    int64_t hits = 0;
+    for (int side = 1; side >= 0; side--) { /* ref's pairs are added, then pred's taken */
+        const int32_t *word = s->word[side];
+        const int64_t *position = s->position[side];
+        const int64_t n = s->length[side], reach = widest[side];
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = i + 1; j < n && position[j] - position[i] <= reach; j++) {
+                uint64_t key = pair_key(word[i], word[j]);
+                if (side)
+                    pair_table_add(&table, key);
+                else
+                    hits += pair_table_take(&table, key);
+            }
+        }
+    }
+    *hits_out = hits;
+    return 0;
+}
+
 /*
  * ROUGE-S/SU as kernels/skip_bigram.py counts them: ordered pairs at most max_gap words apart
  * (max_gap < 0: any distance) over the whole text, plus, with unigrams, every token but the last;
- * overlap clipped per unit.
+ * overlap clipped per unit. Only pairs of words both texts share can match; they are counted
+ * either pair by pair in a hash table, which costs a table entry per distinct pair of ref, or per
+ * first word, which needs no table but a pass over both texts per shared word: whichever costs
+ * less, and never a table larger than the workspace's budget. A gap that reaches across a whole
+ * text is no limit: rougeS999999 costs what rougeS* costs.
  */
 static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, const int32_t *pred,
                               int64_t n_pred, const int32_t *ref, int64_t n_ref, double *hit,
@@ -1045,21 +1141,25 @@ static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, cons
     int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
     int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
     int64_t hits = 0;
-    if (pairs_pred > 0 && pairs_ref > 0 && max_gap < 0) {
-        if (unlimited_skip_hits(w, pred, n_pred, ref, n_ref, &hits) < 0)
+    if (pairs_pred > 0 && pairs_ref > 0) {
+        SharedTexts s;
+        if (reduce_to_shared(w, pred, n_pred, ref, n_ref, &s) < 0)
             return -1;
-    } else if (pairs_pred > 0 && pairs_ref > 0) {
-        int64_t distinct = distinct_words(w, ref, n_ref);
-        PairTable table;
-        if (pair_table_init(w, &table, pairs_ref < distinct * distinct ? pairs_ref
-                                                                        : distinct * distinct) < 0)
-            return -1;
-        for (int64_t i = 0; i < n_ref; i++)
-            for (int64_t j = i + 1; j < n_ref && j - i <= widest_ref; j++)
-                pair_table_add(&table, pair_key(ref[i], ref[j]));
-        for (int64_t i = 0; i < n_pred; i++)
-            for (int64_t j = i + 1; j < n_pred && j - i <= widest_pred; j++)
-                hits += pair_table_take(&table, pair_key(pred[i], pred[j]));
+        const int64_t widest[2] = {widest_pred, widest_ref};
+        if (s.shared > 0) {
+            int64_t distinct = shared_pairs(&s, 1, widest_ref);
+            int64_t table_ops = shared_pairs(&s, 0, widest_pred) + distinct;
+            if (distinct > (int64_t)s.shared * s.shared)
+                distinct = (int64_t)s.shared * s.shared;
+            /* A table probe costs about as much as SKIP_PROBE_COST steps of a pass. */
+            double pass_ops = (double)s.shared * (double)(s.length[0] + s.length[1] + s.shared);
+            int by_table = pass_ops > SKIP_PROBE_COST * (double)table_ops &&
+                           (double)distinct * 2 * sizeof(PairSlot) <= (double)w->table_budget;
+            int status = by_table ? skip_hits_by_table(w, &s, widest, distinct, &hits)
+                                  : skip_hits_by_first_word(w, &s, widest, &hits);
+            if (status < 0)
+                return -1;
+        }
     }
     /* 1.5.5 adds a token as a unigram only while it has a pair partner to its right. */
     int64_t unigrams_pred = with_unigrams && n_pred > 1 ? n_pred - 1 : 0;
@@ -1573,8 +1673,9 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
     Corpus corpus = {ids.buf, sent.buf, docs.buf};
     Workspace w;
     int status = 0;
+    Py_ssize_t budget = table_budget;
     Py_BEGIN_ALLOW_THREADS
-    if (workspace_init(&w, vocab_size) < 0) {
+    if (workspace_init(&w, vocab_size, budget) < 0) {
         status = -1;
     } else {
         for (Py_ssize_t k = 0; k < n_pairs && status == 0; k++) {
@@ -1620,7 +1721,27 @@ static PyObject *weaken_hash(PyObject *Py_UNUSED(module), PyObject *flag)
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(set_table_budget_doc,
+             "_set_table_budget(nbytes) -> previous\n\n"
+             "The most bytes one table of a pair may take before count_pairs switches to a method\n"
+             "that needs less memory (same results, more time). For the tests.");
+
+static PyObject *set_table_budget(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    Py_ssize_t budget = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+    if (budget == -1 && PyErr_Occurred())
+        return NULL;
+    if (budget < 0) {
+        PyErr_SetString(PyExc_ValueError, "the budget must be >= 0");
+        return NULL;
+    }
+    Py_ssize_t previous = table_budget;
+    table_budget = budget;
+    return PyLong_FromSsize_t(previous);
+}
+
 static PyMethodDef module_methods[] = {
+    {"_set_table_budget", set_table_budget, METH_O, set_table_budget_doc},
     {"count_pairs", count_pairs, METH_VARARGS, count_pairs_doc},
     {"_weaken_hash", weaken_hash, METH_O, weaken_hash_doc},
     {NULL, NULL, 0, NULL},

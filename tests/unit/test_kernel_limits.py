@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support.peak_memory import peak_growth
 
 import rouge_plus
 import rouge_plus.native
@@ -17,6 +20,22 @@ from rouge_plus.kernels.python_backend import PythonVocabulary, count_pairs_pyth
 from rouge_plus.rouge_types import Measure, parse_rouge_type
 
 native = pytest.importorskip("rouge_plus._native", reason="the C extension is not built")
+
+
+def _arrays(docs: list[list[list[int]]]):
+    """Flat ids, sentence offsets and document offsets of documents given as sentences of ids."""
+    ids, sentences, bounds = [], [0], [0]
+    for doc in docs:
+        for sentence in doc:
+            if sentence:
+                ids += sentence
+                sentences.append(len(ids))
+        bounds.append(len(sentences) - 1)
+    return (
+        np.array(ids, dtype=np.int32),
+        np.array(sentences, dtype=np.int64),
+        np.array(bounds, dtype=np.int64),
+    )
 
 
 def _both_backends(call):
@@ -146,3 +165,48 @@ def test_measures_validate_their_parameters_at_construction():
     assert Measure("rougeS0", "skip_bigram", max_gap=0).max_gap == 0
     assert parse_rouge_type("rougeS2147483648").max_gap is None
     assert parse_rouge_type("rougeSU2147483646").max_gap == 2147483646
+
+
+# --- skip gaps ----------------------------------------------------------------------------------
+
+# Texts from a small alphabet, long enough that pairs span many positions.
+long_documents = st.lists(st.lists(st.integers(0, 9), max_size=120), min_size=1, max_size=3)
+GAPS = [0, 1, 3, 7, 20, 60, 118, 119, 200, 2**31 - 1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(long_documents, long_documents), min_size=1, max_size=3),
+    st.sampled_from([0, 1 << 30]),
+)
+def test_skip_bigrams_equal_python_by_table_and_by_first_word(pairs, budget):
+    # A budget of 0 bytes leaves no room for a table of pairs: every pair is counted per first
+    # word. With room, the cheaper of the two methods runs; both must agree with the Python twin.
+    docs = [doc for pair in pairs for doc in pair]
+    ids, sentences, bounds = _arrays(docs)
+    pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
+    measures = [(4, gap, unigrams) for gap in GAPS for unigrams in (0.0, 1.0)] + [(4, -1, 0.0)]
+    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, measures, 10)
+    previous = native._set_table_budget(budget)
+    try:
+        ours, python = _both_backends(lambda count_pairs: count_pairs(*args))
+    finally:
+        native._set_table_budget(previous)
+    np.testing.assert_array_equal(ours, python)
+
+
+def test_a_gap_across_the_whole_text_costs_what_no_limit_costs():
+    # rougeS999999 on two 6,000-token texts counted every pair in a hash table: 1 GB and seconds,
+    # where rougeS* (same units) needs a few MB. Both now take the same path.
+    setup = "\n".join(
+        [
+            "import random, rouge_plus",
+            "rng = random.Random(1)",
+            "a, b = (' '.join(f'w{rng.randrange(20000)}' for _ in range(6000)) for _ in 'ab')",
+            "kinds = ['rougeS999999', 'rougeS*', 'rougeSU999999', 'rougeSU*']",
+        ]
+    )
+    growth, result = peak_growth(setup, "rouge_plus.score([a], [b], rouge_types=kinds)")
+    assert result["rougeS999999"] == result["rougeS*"] > 0
+    assert result["rougeSU999999"] == result["rougeSU*"]
+    assert growth < 256, f"peak memory grew by {growth:.0f} MiB"
