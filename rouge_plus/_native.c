@@ -1173,28 +1173,90 @@ static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, cons
 }
 
 /*
- * Match masks of ref for the bit-parallel LCS: for each distinct word of ref, the set of its
- * positions, as n_words 64-bit words. value_b[id] holds the word's row in the mask table.
+ * Match masks of a text for the bit-parallel LCS: for each of its words, the set of its positions
+ * as n_words 64-bit words. A full mask per word would take distinct * n_words words, quadratic in
+ * the length of a text of distinct words (3 GB for 160,000 of them), so only words with at least
+ * n_words / MASK_DENSITY occurrences get a full mask (at most MASK_DENSITY * m words in all); the
+ * others keep the list of their positions and have their mask set in `match`, a zeroed column,
+ * for one step (at most n_words / MASK_DENSITY extra writes per step). value_b[id] says which:
+ * >= 0 the row of a full mask, <= -2 the list -2 - value_b[id] of a listed word.
  */
-static uint64_t *build_masks(Workspace *w, const int32_t *ref, int64_t m, int64_t n_words)
+#define MASK_DENSITY 4
+
+typedef struct {
+    int64_t n_words;
+    uint64_t *dense;     /* full masks, n_words words each */
+    int64_t *list_start; /* where each listed word's positions start in `positions`, plus an end */
+    int64_t *positions;
+    uint64_t *match;     /* n_words words, zero between steps */
+} Masks;
+
+static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_words, Masks *out)
 {
     workspace_next(w);
-    int32_t distinct = 0;
-    for (int64_t i = 0; i < m; i++) {
-        int32_t *row = workspace_slot(w, ref[i], w->value_b, -1);
-        if (*row < 0)
-            *row = distinct++;
+    if (n_words <= MASK_DENSITY) { /* every word has a full mask: one pass to number them */
+        int32_t dense = 0;
+        for (int64_t i = 0; i < m; i++) {
+            int32_t *row = workspace_slot(w, text[i], w->value_b, -1);
+            if (*row < 0)
+                *row = dense++;
+        }
+        uint64_t *area = scratch(&w->scratch_a, (size_t)(dense + 1) * (size_t)n_words * 8);
+        if (!area)
+            return -1;
+        memset(area, 0, (size_t)(dense + 1) * (size_t)n_words * 8);
+        *out = (Masks){n_words, area, NULL, NULL, area + (int64_t)dense * n_words};
+        for (int64_t i = 0; i < m; i++)
+            area[(int64_t)w->value_b[text[i]] * n_words + i / 64] |= 1ULL << (i % 64);
+        return 0;
     }
-    uint64_t *masks = scratch(&w->scratch_a, (size_t)distinct * (size_t)n_words * sizeof(uint64_t));
-    if (!masks)
-        return NULL;
-    memset(masks, 0, (size_t)distinct * (size_t)n_words * sizeof(uint64_t));
-    for (int64_t i = 0; i < m; i++)
-        masks[(int64_t)w->value_b[ref[i]] * n_words + i / 64] |= 1ULL << (i % 64);
-    return masks;
+    for (int64_t i = 0; i < m; i++) /* value_a: occurrences; value_b: -1 until classified */
+        (*workspace_slot(w, text[i], w->value_a, -1))++;
+    int64_t dense = 0, listed = 0, listed_positions = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t id = text[i];
+        if (w->value_b[id] != -1)
+            continue;
+        int64_t count = (int64_t)w->value_a[id] + 1; /* value_a started at -1 */
+        if (count * MASK_DENSITY >= n_words) {
+            w->value_b[id] = (int32_t)dense++;
+        } else {
+            w->value_b[id] = (int32_t)(-2 - listed++);
+            listed_positions += count;
+        }
+    }
+    size_t words = (size_t)(dense * n_words + n_words) + (size_t)(listed + 1 + listed_positions);
+    uint64_t *area = scratch(&w->scratch_a, words * sizeof(uint64_t));
+    if (!area)
+        return -1;
+    out->n_words = n_words;
+    out->dense = area;
+    out->match = area + dense * n_words;
+    out->list_start = (int64_t *)(out->match + n_words);
+    out->positions = out->list_start + listed + 1;
+    memset(area, 0, (size_t)(dense * n_words + n_words) * sizeof(uint64_t));
+    int64_t next = 0;
+    for (int64_t i = 0; i < m; i++) { /* starts of the lists, in order of first occurrence */
+        int32_t id = text[i], row = w->value_b[id];
+        if (row <= -2 && w->value_a[id] >= 0) {
+            out->list_start[-2 - row] = next;
+            next += (int64_t)w->value_a[id] + 1;
+            w->value_a[id] = -1; /* now the number of positions listed so far, less one */
+        }
+    }
+    out->list_start[listed] = next;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t id = text[i], row = w->value_b[id];
+        if (row >= 0)
+            out->dense[(int64_t)row * n_words + i / 64] |= 1ULL << (i % 64);
+        else
+            out->positions[out->list_start[-2 - row] + ++w->value_a[id]] = i;
+    }
+    return 0;
 }
 
-/* One Hyyro step: column = (column + u) | (column & ~u), u = column & match, with carries. */
+/* One Hyyro step on the first n_words words of a column: column = (column + u) | (column & ~u),
+ * u = column & match, with carries. The low words never depend on the high ones. */
 static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_words)
 {
     unsigned carry = 0;
@@ -1206,95 +1268,154 @@ static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_w
     }
 }
 
+/* Advance a column over one token of the other text (a word absent from the masks' text changes
+ * nothing), on its first n_words words. */
+static inline void lcs_advance(const Workspace *w, const Masks *masks, uint64_t *column, int32_t id,
+                               int64_t n_words)
+{
+    if (w->stamp[id] != w->current)
+        return;
+    int32_t row = w->value_b[id];
+    if (row >= 0) {
+        lcs_step(column, masks->dense + (int64_t)row * masks->n_words, n_words);
+        return;
+    }
+    const int64_t *first = masks->positions + masks->list_start[-2 - row];
+    const int64_t *last = masks->positions + masks->list_start[-1 - row];
+    for (const int64_t *p = first; p < last; p++)
+        masks->match[*p / 64] |= 1ULL << (*p % 64);
+    lcs_step(column, masks->match, n_words);
+    for (const int64_t *p = first; p < last; p++)
+        masks->match[*p / 64] = 0;
+}
+
+/* The mask of a word for a text of at most 64 tokens (every mask is full), 0 when absent. */
+static inline uint64_t short_mask(const Workspace *w, const Masks *masks, int32_t id)
+{
+    return w->stamp[id] == w->current ? masks->dense[w->value_b[id]] : 0;
+}
+
 static inline uint64_t last_word_mask(int64_t m)
 {
     return (m % 64) ? ((1ULL << (m % 64)) - 1) : ~0ULL;
 }
 
-static inline const uint64_t *match_of(Workspace *w, const uint64_t *masks, int32_t id, int64_t n_words)
-{
-    if (w->stamp[id] != w->current || w->value_b[id] < 0)
-        return NULL;
-    return masks + (int64_t)w->value_b[id] * n_words;
-}
-
+/* LCS length, in O(m + n) memory and O(m * n / 64) time. */
 static int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred, int64_t n,
                       int64_t *out)
 {
     *out = 0;
     if (m == 0 || n == 0)
         return 0;
-    int64_t n_words = (m + 63) / 64;
-    uint64_t *masks = build_masks(w, ref, m, n_words);
-    uint64_t *column = scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
-    if (!masks || !column)
-        return -1;
-    memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
-    for (int64_t j = 0; j < n; j++) {
-        const uint64_t *match = match_of(w, masks, pred[j], n_words);
-        if (match)
-            lcs_step(column, match, n_words);
+    /* Masks of the text of length a, steps over the other (length b): about b * (2 + a / 64)
+     * + 4 * a operations. Either way round gives the same length. */
+    double as_is = (double)n * (2 + (m + 63) / 64) + 4.0 * (double)m;
+    double swapped = (double)m * (2 + (n + 63) / 64) + 4.0 * (double)n;
+    if (swapped < as_is) {
+        const int32_t *text = ref;
+        ref = pred, pred = text;
+        int64_t length = m;
+        m = n, n = length;
     }
-    column[n_words - 1] &= last_word_mask(m);
-    int64_t ones = 0;
-    for (int64_t k = 0; k < n_words; k++)
-        ones += __builtin_popcountll(column[k]);
+    int64_t n_words = (m + 63) / 64, ones = 0;
+    Masks masks;
+    if (build_masks(w, ref, m, n_words, &masks) < 0)
+        return -1;
+    if (n_words == 1) {
+        uint64_t column = ~0ULL;
+        for (int64_t j = 0; j < n; j++) {
+            uint64_t u = column & short_mask(w, &masks, pred[j]);
+            column = (column + u) | (column & ~u);
+        }
+        ones = __builtin_popcountll(column & last_word_mask(m));
+    } else {
+        uint64_t *column = scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
+        if (!column)
+            return -1;
+        memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
+        for (int64_t j = 0; j < n; j++)
+            lcs_advance(w, &masks, column, pred[j], n_words);
+        column[n_words - 1] &= last_word_mask(m);
+        for (int64_t k = 0; k < n_words; k++)
+            ones += __builtin_popcountll(column[k]);
+    }
     *out = m - ones;
     return 0;
 }
 
-/* The column vector after each prefix of pred (columns[j], j = 0 .. n), for a ref of any length. */
-static void fill_long_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
-                              int64_t n_words, uint64_t *columns)
+/* columns[t] = the column after pred[0 .. first + t), t = 1 .. count, from columns[0] (the column
+ * after pred[0 .. first)), on the first n_used of n_words words. */
+static void fill_columns(const Workspace *w, const Masks *masks, const int32_t *pred, int64_t first,
+                         int64_t count, int64_t n_words, int64_t n_used, uint64_t *columns)
 {
-    memset(columns, 0xff, (size_t)n_words * sizeof(uint64_t));
-    for (int64_t j = 1; j <= n; j++) {
-        uint64_t *column = columns + j * n_words;
-        memcpy(column, column - n_words, (size_t)n_words * sizeof(uint64_t));
-        const uint64_t *match = match_of(w, masks, pred[j - 1], n_words);
-        if (match)
-            lcs_step(column, match, n_words);
-    }
-}
-
-/* fill_long_columns for a ref of at most 64 tokens (most sentences): one register, no copies. */
-static void fill_short_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
-                               uint64_t *columns)
-{
-    uint64_t column = ~0ULL;
-    columns[0] = column;
-    for (int64_t j = 1; j <= n; j++) {
-        const uint64_t *match = match_of(w, masks, pred[j - 1], 1);
-        if (match) {
-            uint64_t u = column & *match;
+    if (n_words == 1) { /* a ref sentence of at most 64 tokens (most): one register */
+        uint64_t column = columns[0];
+        for (int64_t t = 1; t <= count; t++) {
+            uint64_t u = column & short_mask(w, masks, pred[first + t - 1]);
             column = (column + u) | (column & ~u);
+            columns[t] = column;
         }
-        columns[j] = column;
+        return;
+    }
+    for (int64_t t = 1; t <= count; t++) {
+        uint64_t *column = columns + t * n_words;
+        memcpy(column, column - n_words, (size_t)n_used * sizeof(uint64_t));
+        lcs_advance(w, masks, column, pred[first + t - 1], n_used);
     }
 }
 
-/* Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks. */
-static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref, int64_t m,
-                         const int32_t *pred, int64_t n, int64_t n_words, unsigned char *marks)
+/*
+ * Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks: from (m, n), a
+ * match goes diagonally; otherwise left when bit i - 1 of column j is 0 (the table grows at row i
+ * of column j), else up. It needs column j at each step. When the n + 1 columns fit in the
+ * workspace's budget they are all kept; otherwise every block-th column is kept on a first pass,
+ * and the walk recomputes the columns of one block at a time from the column before it (twice the
+ * time, memory for about 2 * sqrt(n) columns), only as far down as the rows it can still reach.
+ */
+static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, int64_t m,
+                         const int32_t *pred, int64_t n, unsigned char *marks)
 {
-    uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * (size_t)n_words * sizeof(uint64_t));
-    if (!columns)
+    const int64_t n_words = masks->n_words;
+    const size_t column_bytes = (size_t)n_words * sizeof(uint64_t);
+    int64_t block = n;
+    if ((double)(n + 1) * (double)column_bytes > (double)w->table_budget) {
+        block = 1;
+        while (block * block < n)
+            block++;
+    }
+    int64_t n_saved = block < n ? n / block + 1 : 0; /* columns 0, block, 2 * block, ... */
+    uint64_t *area = scratch(&w->scratch_b, (size_t)(n_saved + block + 1) * column_bytes);
+    if (!area)
         return -1;
-    if (n_words == 1)
-        fill_short_columns(w, masks, pred, n, columns);
-    else
-        fill_long_columns(w, masks, pred, n, n_words, columns);
+    uint64_t *saved = area, *columns = area + n_saved * n_words;
+    memset(columns, 0xff, column_bytes);
+    if (n_saved) { /* first pass: keep every block-th column */
+        memcpy(saved, columns, column_bytes);
+        for (int64_t j = 1; j <= n; j++) {
+            lcs_advance(w, masks, columns, pred[j - 1], n_words);
+            if (j % block == 0)
+                memcpy(saved + (j / block) * n_words, columns, column_bytes);
+        }
+    }
     int64_t i = m, j = n;
     while (i > 0 && j > 0) {
-        if (ref[i - 1] == pred[j - 1]) {
-            marks[i - 1] = 1;
-            i--;
-            j--;
-        } else if (!((columns[j * n_words + (i - 1) / 64] >> ((i - 1) % 64)) & 1)) {
-            /* T grows at row i of column j, so T[i][j-1] = T[i][j] > T[i-1][j]: go left. */
-            j--;
-        } else {
-            i--;
+        /* The block of column j: columns start + 1 .. j, from the kept column start. */
+        int64_t start = n_saved ? (j - 1) / block * block : 0;
+        int64_t n_used = (i + 63) / 64;
+        if (n_saved)
+            memcpy(columns, saved + (start / block) * n_words, (size_t)n_used * sizeof(uint64_t));
+        fill_columns(w, masks, pred, start, j - start, n_words, n_used, columns);
+        while (i > 0 && j > start) {
+            if (ref[i - 1] == pred[j - 1]) {
+                marks[i - 1] = 1;
+                i--;
+                j--;
+            } else if (!((columns[(j - start) * n_words + (i - 1) / 64] >> ((i - 1) % 64)) & 1)) {
+                /* T grows at row i of column j, so T[i][j-1] = T[i][j] > T[i-1][j]: go left. */
+                j--;
+            } else {
+                i--;
+            }
         }
     }
     return 0;
@@ -1359,10 +1480,9 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
         int64_t m = c->sentences[rs + 1] - c->sentences[rs];
         if (m == 0)
             continue;
-        int64_t n_words = (m + 63) / 64;
         unsigned char *marks = scratch(&w->scratch_c, (size_t)m);
-        uint64_t *masks = build_masks(w, ref, m, n_words);
-        if (!marks || !masks) {
+        Masks masks;
+        if (!marks || build_masks(w, ref, m, (m + 63) / 64, &masks) < 0) {
             status = -1;
             break;
         }
@@ -1370,7 +1490,7 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
         for (int64_t ps = p_first; ps < p_last; ps++) {
             const int32_t *pred = ids + c->sentences[ps];
             int64_t n = c->sentences[ps + 1] - c->sentences[ps];
-            if (n > 0 && mark_lcs_path(w, masks, ref, m, pred, n, n_words, marks) < 0) {
+            if (n > 0 && mark_lcs_path(w, &masks, ref, m, pred, n, marks) < 0) {
                 status = -1;
                 break;
             }
@@ -1387,62 +1507,120 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
 
 /* ------------------------------------------------------------------ ROUGE-W */
 
-enum { MOVE_DIAGONAL, MOVE_UP, MOVE_LEFT };
+/*
+ * One row of 1.5.5's weighted-LCS programme: row i (ref token `token`) from row i - 1, on columns
+ * 0 .. width - 1, with the same floating-point operations in the same order as _mark_lcs of
+ * kernels/weighted_lcs.py (the comparisons then break ties identically). A cell's move is
+ * diagonal exactly when its tokens match; otherwise bit j of `up` says up (1) or left (0).
+ */
+static inline void weighted_lcs_row(const double *powers, int32_t token, const int32_t *pred,
+                                    int64_t width, const double *score_above,
+                                    const int64_t *run_above, double *score, int64_t *run,
+                                    uint64_t *up)
+{
+    score[0] = 0.0;
+    run[0] = 0;
+    uint64_t bits = 0;
+    for (int64_t j = 1; j < width; j++) {
+        if (pred[j - 1] == token) {
+            int64_t k = run_above[j - 1];
+            score[j] = score_above[j - 1] + powers[k + 1] - powers[k];
+            run[j] = k + 1;
+        } else if (score_above[j] >= score[j - 1]) {
+            score[j] = score_above[j];
+            run[j] = 0;
+            bits |= 1ULL << (j % 64);
+        } else {
+            score[j] = score[j - 1];
+            run[j] = 0;
+        }
+        if (j % 64 == 63) {
+            up[j / 64] = bits;
+            bits = 0;
+        }
+    }
+    if ((width - 1) % 64 != 63)
+        up[(width - 1) / 64] = bits;
+}
 
 /*
- * Mark the ref positions on 1.5.5's weighted-LCS traceback of ref vs pred: _mark_lcs of
- * kernels/weighted_lcs.py, with the same floating-point operations in the same order (the
- * comparisons then break ties identically). powers[k] = k**weight.
+ * Mark the ref positions on 1.5.5's weighted-LCS traceback of ref vs pred (a match always goes
+ * diagonally; otherwise up when the upper cell is >= the left one). The traceback needs one bit
+ * per cell. When the m rows of bits fit in the workspace's budget they are all kept, from one
+ * pass; otherwise the scores and runs of every block-th row are kept on a first pass, and the
+ * walk recomputes the bits of one block of rows at a time from the row before it, only as far
+ * right as it can still go (at most twice the time; memory for about 2 * sqrt(128 m) rows of
+ * bits). powers[k] = k**weight.
  */
 static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *ref, int64_t m,
                              const int32_t *pred, int64_t n, unsigned char *marks)
 {
-    const int64_t width = n + 1;
-    unsigned char *moves = scratch(&w->scratch_a, (size_t)(m * width));
-    /* Two rows of scores, then two rows of run lengths (the run ending in each cell). */
-    double *rows = scratch(&w->scratch_b, (size_t)width * 2 * (sizeof(double) + sizeof(int64_t)));
-    if (!moves || !rows)
+    const int64_t width = n + 1, row_words = width / 64 + 1;
+    const size_t state_bytes = (size_t)width * (sizeof(double) + sizeof(int64_t));
+    int64_t block = m;
+    if ((double)m * (double)row_words * sizeof(uint64_t) > (double)w->table_budget) {
+        block = 1; /* kept rows cost 128 times a row of bits: blocks of about sqrt(128 m) */
+        while (block * block < 128 * m && block < m)
+            block++;
+    }
+    const int64_t n_blocks = (m + block - 1) / block, last_start = (n_blocks - 1) * block;
+    /* Two working rows, the kept rows (the one before each block but the first) and the bits. */
+    size_t bytes = (size_t)(2 + n_blocks - 1) * state_bytes + (size_t)(block * row_words) * 8;
+    char *area = scratch(&w->scratch_a, bytes);
+    if (!area)
         return -1;
-    double *score_above = rows, *score = rows + width;
-    int64_t *run_above = (int64_t *)(rows + 2 * width), *run = run_above + width;
+    double *score_above = (double *)area, *score = score_above + width;
+    int64_t *run_above = (int64_t *)(score + width), *run = run_above + width;
+    char *kept = (char *)(run + width); /* row b * block for b = 1 .. n_blocks - 1 */
+    uint64_t *up = (uint64_t *)(kept + (size_t)(n_blocks - 1) * state_bytes);
     memset(score_above, 0, (size_t)width * sizeof(double));
     memset(run_above, 0, (size_t)width * sizeof(int64_t));
-    for (int64_t i = 0; i < m; i++) {
-        const int32_t token = ref[i];
-        unsigned char *row_moves = moves + i * width;
-        score[0] = 0.0;
-        run[0] = 0;
-        for (int64_t j = 1; j < width; j++) {
-            if (pred[j - 1] == token) {
-                int64_t k = run_above[j - 1];
-                score[j] = score_above[j - 1] + powers[k + 1] - powers[k];
-                run[j] = k + 1;
-                row_moves[j] = MOVE_DIAGONAL;
-            } else if (score_above[j] >= score[j - 1]) {
-                score[j] = score_above[j];
-                run[j] = 0;
-                row_moves[j] = MOVE_UP;
+    /* First pass: every row, keeping the rows that start blocks and the last block's bits. */
+    char *keep = kept;
+    for (int64_t i = 0, next_kept = block; i < m; i++) {
+        uint64_t *row_up = up + (i >= last_start ? (i - last_start) * row_words : 0);
+        weighted_lcs_row(powers, ref[i], pred, width, score_above, run_above, score, run, row_up);
+        double *swap_score = score_above;
+        score_above = score, score = swap_score;
+        int64_t *swap_run = run_above;
+        run_above = run, run = swap_run;
+        if (i + 1 == next_kept && next_kept < m) { /* row next_kept starts a block */
+            memcpy(keep, score_above, (size_t)width * sizeof(double));
+            memcpy(keep + (size_t)width * sizeof(double), run_above, (size_t)width * sizeof(int64_t));
+            keep += state_bytes;
+            next_kept += block;
+        }
+    }
+    int64_t i = m, j = n;
+    for (int64_t b = n_blocks - 1; b >= 0 && i > 0 && j > 0; b--) {
+        const int64_t start = b * block;
+        if (b < n_blocks - 1) { /* recompute rows start + 1 .. i on columns 0 .. j */
+            if (b == 0) {
+                memset(score_above, 0, (size_t)(j + 1) * sizeof(double));
+                memset(run_above, 0, (size_t)(j + 1) * sizeof(int64_t));
             } else {
-                score[j] = score[j - 1];
-                run[j] = 0;
-                row_moves[j] = MOVE_LEFT;
+                const char *row = kept + (size_t)(b - 1) * state_bytes;
+                memcpy(score_above, row, (size_t)(j + 1) * sizeof(double));
+                memcpy(run_above, row + (size_t)width * sizeof(double),
+                       (size_t)(j + 1) * sizeof(int64_t));
+            }
+            for (int64_t r = start; r < i; r++) {
+                weighted_lcs_row(powers, ref[r], pred, j + 1, score_above, run_above, score, run,
+                                 up + (r - start) * row_words);
+                double *swap_score = score_above;
+                score_above = score, score = swap_score;
+                int64_t *swap_run = run_above;
+                run_above = run, run = swap_run;
             }
         }
-        double *swap_score = score_above;
-        score_above = score;
-        score = swap_score;
-        int64_t *swap_run = run_above;
-        run_above = run;
-        run = swap_run;
-    }
-    for (int64_t i = m, j = n; i > 0 && j > 0;) {
-        unsigned char move = moves[(i - 1) * width + j];
-        if (move == MOVE_DIAGONAL)
-            marks[--i] = 1, j--;
-        else if (move == MOVE_UP)
-            i--;
-        else
-            j--;
+        while (i > start && j > 0) {
+            if (ref[i - 1] == pred[j - 1])
+                marks[--i] = 1, j--;
+            else if ((up[(i - 1 - start) * row_words + j / 64] >> (j % 64)) & 1)
+                i--;
+            else
+                j--;
+        }
     }
     return 0;
 }
