@@ -270,7 +270,8 @@ static int vocabulary_switch_to_siphash(Vocabulary *v)
     memset(ids, -1, sizeof(int32_t) * (size_t)v->n_slots);
     const int64_t *offsets = (const int64_t *)v->offsets.data;
     for (Py_ssize_t id = 0; id < v->n_words; id++) {
-        uint64_t h = siphash13(v->text.data + offsets[id], (Py_ssize_t)(offsets[id + 1] - offsets[id]));
+        Py_ssize_t length = (Py_ssize_t)(offsets[id + 1] - offsets[id]);
+        uint64_t h = siphash13(v->text.data + offsets[id], length);
         Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(v->n_slots - 1));
         while (ids[j] >= 0)
             j = (j + 1) & (v->n_slots - 1);
@@ -1586,7 +1587,8 @@ static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *
         run_above = run, run = swap_run;
         if (i + 1 == next_kept && next_kept < m) { /* row next_kept starts a block */
             memcpy(keep, score_above, (size_t)width * sizeof(double));
-            memcpy(keep + (size_t)width * sizeof(double), run_above, (size_t)width * sizeof(int64_t));
+            memcpy(keep + (size_t)width * sizeof(double), run_above,
+                   (size_t)width * sizeof(int64_t));
             keep += state_bytes;
             next_kept += block;
         }
