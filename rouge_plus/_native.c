@@ -380,6 +380,8 @@ static int encoded_close_document(Encoded *e)
 /* rouge_score's rule per code point below 128: the lowercased character inside a token, 0 for a
  * separator. Every code point from 128 up separates tokens. */
 static unsigned char token_byte[128];
+/* The same for the code points of a one-byte (latin-1) str: 0 from 128 up. */
+static unsigned char latin1_token_byte[256];
 
 static void init_token_bytes(void)
 {
@@ -388,6 +390,7 @@ static void init_token_bytes(void)
             token_byte[c] = (unsigned char)c;
         else if (c >= 'A' && c <= 'Z')
             token_byte[c] = (unsigned char)(c + 32);
+        latin1_token_byte[c] = token_byte[c];
     }
 }
 
@@ -404,19 +407,59 @@ typedef struct {
  * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
  * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
  */
+/* Look a word up (adding it when new) and append its id; -1 on memory error. */
+static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length,
+                              const FastHash *f)
+{
+    uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash_finish(f);
+    int32_t id = vocabulary_id(v, word, length, h);
+    if (id < 0)
+        return -1;
+    Buffer *ids = &e->ids;
+    if (ids->data && ids->len + (Py_ssize_t)sizeof id <= ids->cap) { /* the common case */
+        memcpy(ids->data + ids->len, &id, sizeof id);
+        ids->len += sizeof id;
+        return 0;
+    }
+    return buffer_push_i32(ids, id);
+}
+
 static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newlines,
                        int64_t *sentence_start)
 {
     const Py_ssize_t n = text.length;
     const int kind = text.kind;
     const void *data = text.data;
-    const unsigned char *latin1 = kind == PyUnicode_1BYTE_KIND ? data : NULL;
     if (buffer_reserve(&e->word, n) < 0)
         return -1;
     char *word = e->word.data;
     Py_ssize_t i = 0;
+    if (kind == PyUnicode_1BYTE_KIND) { /* most texts: one byte per code point, one table */
+        const unsigned char *latin1 = data;
+        while (i < n) {
+            unsigned char lower = latin1_token_byte[latin1[i]];
+            if (!lower) {
+                if (latin1[i] == '\n' && split_newlines &&
+                    encoded_close_sentence(e, sentence_start) < 0)
+                    return -1;
+                i++;
+                continue;
+            }
+            Py_ssize_t length = 0;
+            FastHash f;
+            fast_hash_start(&f);
+            do {
+                word[length++] = (char)lower;
+                fast_hash_byte(&f, lower);
+                i++;
+            } while (i < n && (lower = latin1_token_byte[latin1[i]]) != 0);
+            if (encode_word(v, e, word, length, &f) < 0)
+                return -1;
+        }
+        return encoded_close_sentence(e, sentence_start);
+    }
     while (i < n) {
-        Py_UCS4 c = latin1 ? latin1[i] : PyUnicode_READ(kind, data, i);
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
         unsigned char lower = token_char(c);
         if (!lower) {
             if (c == '\n' && split_newlines && encoded_close_sentence(e, sentence_start) < 0)
@@ -431,11 +474,9 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
             word[length++] = (char)lower;
             fast_hash_byte(&f, lower);
             i++;
-            lower = i < n ? token_char(latin1 ? latin1[i] : PyUnicode_READ(kind, data, i)) : 0;
+            lower = i < n ? token_char(PyUnicode_READ(kind, data, i)) : 0;
         } while (lower);
-        uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash_finish(&f);
-        int32_t id = vocabulary_id(v, word, length, h);
-        if (id < 0 || buffer_push_i32(&e->ids, id) < 0)
+        if (encode_word(v, e, word, length, &f) < 0)
             return -1;
     }
     return encoded_close_sentence(e, sentence_start);
