@@ -1089,6 +1089,8 @@ static int64_t shared_pairs(const SharedTexts *s, int side, int64_t widest)
 {
     const int64_t *position = s->position[side];
     int64_t n = s->length[side], pairs = 0, next = 0;
+    if (n < 2 || position[n - 1] - position[0] <= widest) /* every pair is in reach */
+        return n * (n - 1) / 2;
     for (int64_t i = 0; i < n; i++) {
         if (next <= i)
             next = i + 1;
@@ -1419,6 +1421,23 @@ static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, i
 {
     const int64_t n_words = masks->n_words;
     const size_t column_bytes = (size_t)n_words * sizeof(uint64_t);
+    if (n_words == 1 && (Py_ssize_t)((n + 1) * sizeof(uint64_t)) <= w->table_budget) {
+        /* Most sentence pairs: a ref sentence of at most 64 tokens, every column kept. */
+        uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * sizeof(uint64_t));
+        if (!columns)
+            return -1;
+        columns[0] = ~0ULL;
+        fill_columns(w, masks, pred, 0, n, 1, 1, columns);
+        for (int64_t i = m, j = n; i > 0 && j > 0;) {
+            if (ref[i - 1] == pred[j - 1])
+                marks[--i] = 1, j--;
+            else if (!((columns[j] >> (i - 1)) & 1))
+                j--; /* T grows at row i of column j: go left */
+            else
+                i--;
+        }
+        return 0;
+    }
     int64_t block = n;
     if ((double)(n + 1) * (double)column_bytes > (double)w->table_budget) {
         block = 1;
