@@ -93,14 +93,14 @@ typedef struct {
  * no one can precompute words that collide in the table (the unseeded FNV-1a used before let
  * 1.2 MB of crafted words cost rouge1 15 s instead of 20 ms):
  *   - the fast hash, computed by the tokenizer as it reads a word: 8-byte little-endian chunks
- *     folded with 64x64->128-bit multiplications by secret constants;
+ *     folded with 64x64->128-bit multiplications by secret constants, and two rounds more;
  *   - SipHash-1-3 (CPython's hash for str), a keyed pseudorandom function. A Vocabulary switches
  *     to it for good, rehashing its words, if lookups ever inspect more than
  *     FLOOD_PROBES_PER_LOOKUP slots per lookup on average (plus FLOOD_SLACK): whatever the words,
  *     probing then stays linear in the number of lookups.
  * Ids are assigned in order of first appearance, so results never depend on the keys.
  */
-static uint64_t hash_key[6]; /* SipHash's two words, then the fast hash's four */
+static uint64_t hash_key[8]; /* SipHash's two words, then the fast hash's six */
 static int weak_hash_for_tests; /* _native._weaken_hash: new Vocabularies' fast hash is 0 */
 
 #define FLOOD_PROBES_PER_LOOKUP 3
@@ -133,9 +133,13 @@ static inline void fast_hash_byte(FastHash *f, unsigned char c)
     }
 }
 
+/* Two rounds: one product by a constant leaves the low bits (the table's slot) poorly mixed
+ * when words differ in a few bytes (w1 .. w99999); the high half of a second product depends on
+ * every bit of the first. */
 static inline uint64_t fast_hash_finish(const FastHash *f)
 {
-    return mum(f->state ^ f->chunk ^ hash_key[4], (uint64_t)f->length ^ hash_key[5]);
+    uint64_t first = mum(f->state ^ f->chunk ^ hash_key[4], (uint64_t)f->length ^ hash_key[5]);
+    return mum(first ^ hash_key[6], hash_key[7]);
 }
 
 #define ROTL64(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
@@ -214,6 +218,7 @@ static int init_hash_key(void)
     memcpy(hash_key, PyBytes_AS_STRING(bytes), sizeof hash_key);
     Py_DECREF(bytes);
     hash_key[3] |= 1; /* odd multipliers: never 0 */
+    hash_key[7] |= 1;
     hash_key[5] |= 1ULL << 63; /* above any length, so length ^ key is never 0 */
     return 0;
 }
