@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,13 +31,18 @@ typedef struct {
     Py_ssize_t cap; /* bytes allocated */
 } Buffer;
 
+/* Room for `extra` more bytes. The buffer is allocated even when extra is 0, so that data is
+ * never NULL after a successful call: a zero-size request is not a memory error, and memcpy,
+ * memset or memcmp of 0 bytes always get a valid pointer. */
 static int buffer_reserve(Buffer *b, Py_ssize_t extra)
 {
-    if (b->len + extra <= b->cap)
+    if (extra < 0 || extra > PY_SSIZE_T_MAX - b->len)
+        return -1;
+    if (b->data && b->len + extra <= b->cap)
         return 0;
     Py_ssize_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra)
-        cap *= 2;
+        cap = cap <= PY_SSIZE_T_MAX / 2 ? cap * 2 : b->len + extra;
     char *data = realloc(b->data, (size_t)cap);
     if (!data)
         return -1;
@@ -49,7 +55,8 @@ static int buffer_append(Buffer *b, const void *src, Py_ssize_t n)
 {
     if (buffer_reserve(b, n) < 0)
         return -1;
-    memcpy(b->data + b->len, src, (size_t)n);
+    if (n > 0)
+        memcpy(b->data + b->len, src, (size_t)n);
     b->len += n;
     return 0;
 }
@@ -75,19 +82,145 @@ typedef struct {
     Buffer text;    /* the words' UTF-8 bytes, back to back */
     Buffer offsets; /* int64 start of each word in text, plus one end offset */
     int busy;       /* set while encode runs, part of it without the GIL */
+    int siphash;       /* 0: the fast hash; 1: SipHash-1-3, after lookups probed too much */
+    int weak;          /* the fast hash is 0 for every word (for the tests only) */
+    Py_ssize_t probes;  /* slots inspected by all lookups so far */
+    Py_ssize_t lookups; /* word lookups so far */
 } Vocabulary;
 
-/* FNV-1a, one byte at a time, so the tokenizer can hash a word while it reads it. */
-#define FNV_OFFSET 1469598103934665603ULL
-static inline uint64_t fnv_step(uint64_t h, unsigned char c) { return (h ^ c) * 1099511628211ULL; }
-static inline uint64_t fnv_finish(uint64_t h) { return h ^ (h >> 29); }
+/*
+ * Word hashes. Both are keyed with secrets drawn from os.urandom when the module is imported, so
+ * no one can precompute words that collide in the table (the unseeded FNV-1a used before let
+ * 1.2 MB of crafted words cost rouge1 15 s instead of 20 ms):
+ *   - the fast hash, computed by the tokenizer as it reads a word: 8-byte little-endian chunks
+ *     folded with 64x64->128-bit multiplications by secret constants, and two rounds more;
+ *   - SipHash-1-3 (CPython's hash for str), a keyed pseudorandom function. A Vocabulary switches
+ *     to it for good, rehashing its words, if lookups ever inspect more than
+ *     FLOOD_PROBES_PER_LOOKUP slots per lookup on average (plus FLOOD_SLACK): whatever the words,
+ *     probing then stays linear in the number of lookups.
+ * Ids are assigned in order of first appearance, so results never depend on the keys.
+ */
+static uint64_t hash_key[8]; /* SipHash's two words, then the fast hash's six */
+static int weak_hash_for_tests; /* _native._weaken_hash: new Vocabularies' fast hash is 0 */
 
-static uint64_t hash_bytes(const char *s, Py_ssize_t n)
+#define FLOOD_PROBES_PER_LOOKUP 3
+#define FLOOD_SLACK 4096
+
+static inline uint64_t mum(uint64_t a, uint64_t b)
 {
-    uint64_t h = FNV_OFFSET;
+    unsigned __int128 product = (unsigned __int128)a * b;
+    return (uint64_t)product ^ (uint64_t)(product >> 64);
+}
+
+typedef struct {
+    uint64_t state, chunk;
+    Py_ssize_t length;
+} FastHash;
+
+static inline void fast_hash_start(FastHash *f)
+{
+    f->state = hash_key[2];
+    f->chunk = 0;
+    f->length = 0;
+}
+
+static inline void fast_hash_byte(FastHash *f, unsigned char c)
+{
+    f->chunk |= (uint64_t)c << (8 * (f->length & 7)); /* little-endian chunks */
+    if ((++f->length & 7) == 0) {
+        f->state = mum(f->state ^ f->chunk, hash_key[3]);
+        f->chunk = 0;
+    }
+}
+
+/* Two rounds: one product by a constant leaves the low bits (the table's slot) poorly mixed
+ * when words differ in a few bytes (w1 .. w99999); the high half of a second product depends on
+ * every bit of the first. */
+static inline uint64_t fast_hash_finish(const FastHash *f)
+{
+    uint64_t first = mum(f->state ^ f->chunk ^ hash_key[4], (uint64_t)f->length ^ hash_key[5]);
+    return mum(first ^ hash_key[6], hash_key[7]);
+}
+
+#define ROTL64(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND(v0, v1, v2, v3)                                                                   \
+    do {                                                                                           \
+        v0 += v1;                                                                                  \
+        v1 = ROTL64(v1, 13);                                                                       \
+        v1 ^= v0;                                                                                  \
+        v0 = ROTL64(v0, 32);                                                                       \
+        v2 += v3;                                                                                  \
+        v3 = ROTL64(v3, 16);                                                                       \
+        v3 ^= v2;                                                                                  \
+        v0 += v3;                                                                                  \
+        v3 = ROTL64(v3, 21);                                                                       \
+        v3 ^= v0;                                                                                  \
+        v2 += v1;                                                                                  \
+        v1 = ROTL64(v1, 17);                                                                       \
+        v1 ^= v2;                                                                                  \
+        v2 = ROTL64(v2, 32);                                                                       \
+    } while (0)
+
+static uint64_t siphash13(const char *s, Py_ssize_t n)
+{
+    uint64_t v0 = hash_key[0] ^ 0x736f6d6570736575ULL, v1 = hash_key[1] ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = hash_key[0] ^ 0x6c7967656e657261ULL, v3 = hash_key[1] ^ 0x7465646279746573ULL;
+    const unsigned char *p = (const unsigned char *)s;
+    Py_ssize_t whole = n & ~(Py_ssize_t)7;
+    for (Py_ssize_t i = 0; i < whole; i += 8) {
+        uint64_t m = 0;
+        for (int k = 7; k >= 0; k--) /* little-endian, whatever the machine's order */
+            m = (m << 8) | p[i + k];
+        v3 ^= m;
+        SIPROUND(v0, v1, v2, v3);
+        v0 ^= m;
+    }
+    uint64_t last = (uint64_t)n << 56;
+    for (Py_ssize_t k = n - whole - 1; k >= 0; k--)
+        last |= (uint64_t)p[whole + k] << (8 * k);
+    v3 ^= last;
+    SIPROUND(v0, v1, v2, v3);
+    v0 ^= last;
+    v2 ^= 0xff;
+    SIPROUND(v0, v1, v2, v3);
+    SIPROUND(v0, v1, v2, v3);
+    SIPROUND(v0, v1, v2, v3);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The hash of a word under the vocabulary's current function. */
+static uint64_t word_hash(const Vocabulary *v, const char *s, Py_ssize_t n)
+{
+    if (v->siphash)
+        return siphash13(s, n);
+    FastHash f;
+    fast_hash_start(&f);
     for (Py_ssize_t i = 0; i < n; i++)
-        h = fnv_step(h, (unsigned char)s[i]);
-    return fnv_finish(h);
+        fast_hash_byte(&f, (unsigned char)s[i]);
+    return v->weak ? 0 : fast_hash_finish(&f);
+}
+
+/* The per-process keys, from os.urandom; -1 with an exception set on failure. */
+static int init_hash_key(void)
+{
+    PyObject *os = PyImport_ImportModule("os");
+    if (!os)
+        return -1;
+    PyObject *bytes = PyObject_CallMethod(os, "urandom", "i", (int)sizeof hash_key);
+    Py_DECREF(os);
+    if (!bytes)
+        return -1;
+    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) != (Py_ssize_t)sizeof hash_key) {
+        Py_DECREF(bytes);
+        PyErr_SetString(PyExc_RuntimeError, "os.urandom returned an unexpected value");
+        return -1;
+    }
+    memcpy(hash_key, PyBytes_AS_STRING(bytes), sizeof hash_key);
+    Py_DECREF(bytes);
+    hash_key[3] |= 1; /* odd multipliers: never 0 */
+    hash_key[7] |= 1;
+    hash_key[5] |= 1ULL << 63; /* above any length, so length ^ key is never 0 */
+    return 0;
 }
 
 static int vocabulary_grow(Vocabulary *v)
@@ -118,7 +251,47 @@ static int vocabulary_grow(Vocabulary *v)
     return 0;
 }
 
-/* The id of a word whose hash_bytes is h, adding it when new; -1 on memory error. */
+/* s[0:n] == t[0:n]; short words (most) without a call to memcmp. */
+static inline int same_bytes(const char *s, const char *t, Py_ssize_t n)
+{
+    if (n > 16)
+        return memcmp(s, t, (size_t)n) == 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (s[i] != t[i])
+            return 0;
+    return 1;
+}
+
+/* Rehash every word with SipHash-1-3 into a fresh table of the same size; -1 on memory error. */
+static int vocabulary_switch_to_siphash(Vocabulary *v)
+{
+    uint64_t *hashes = malloc(sizeof(uint64_t) * (size_t)v->n_slots);
+    int32_t *ids = malloc(sizeof(int32_t) * (size_t)v->n_slots);
+    if (!hashes || !ids) {
+        free(hashes);
+        free(ids);
+        return -1;
+    }
+    memset(ids, -1, sizeof(int32_t) * (size_t)v->n_slots);
+    const int64_t *offsets = (const int64_t *)v->offsets.data;
+    for (Py_ssize_t id = 0; id < v->n_words; id++) {
+        Py_ssize_t length = (Py_ssize_t)(offsets[id + 1] - offsets[id]);
+        uint64_t h = siphash13(v->text.data + offsets[id], length);
+        Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(v->n_slots - 1));
+        while (ids[j] >= 0)
+            j = (j + 1) & (v->n_slots - 1);
+        hashes[j] = h;
+        ids[j] = (int32_t)id;
+    }
+    free(v->slot_hash);
+    free(v->slot_id);
+    v->slot_hash = hashes;
+    v->slot_id = ids;
+    v->siphash = 1;
+    return 0;
+}
+
+/* The id of a word whose word_hash is h, adding it when new; -1 on memory error. */
 static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_t h)
 {
     if (2 * (v->n_words + 1) > v->n_slots && vocabulary_grow(v) < 0)
@@ -126,22 +299,34 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
     Py_ssize_t mask = v->n_slots - 1;
     Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)mask);
     const int64_t *offsets = (const int64_t *)v->offsets.data;
+    int32_t id = -1;
+    v->lookups++;
+    v->probes++;
     while (v->slot_id[j] >= 0) {
+        v->probes++;
         if (v->slot_hash[j] == h) {
-            int32_t id = v->slot_id[j];
-            int64_t start = offsets[id], end = offsets[id + 1];
-            if (end - start == n && memcmp(v->text.data + start, s, (size_t)n) == 0)
-                return id;
+            int32_t found = v->slot_id[j];
+            int64_t start = offsets[found], end = offsets[found + 1];
+            if (end - start == n && same_bytes(v->text.data + start, s, n)) {
+                id = found;
+                break;
+            }
         }
         j = (j + 1) & mask;
     }
-    if (v->n_words >= INT32_MAX - 1)
+    if (id < 0) {
+        if (v->n_words >= INT32_MAX - 1)
+            return -1;
+        if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
+            return -1;
+        v->slot_hash[j] = h;
+        v->slot_id[j] = (int32_t)v->n_words;
+        id = (int32_t)v->n_words++;
+    }
+    if (!v->siphash && v->probes > FLOOD_PROBES_PER_LOOKUP * v->lookups + FLOOD_SLACK &&
+        vocabulary_switch_to_siphash(v) < 0)
         return -1;
-    if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
-        return -1;
-    v->slot_hash[j] = h;
-    v->slot_id[j] = (int32_t)v->n_words;
-    return (int32_t)v->n_words++;
+    return id;
 }
 
 static int vocabulary_init(Vocabulary *self, PyObject *args, PyObject *kwds)
@@ -149,6 +334,7 @@ static int vocabulary_init(Vocabulary *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "", kwlist))
         return -1;
+    self->weak = weak_hash_for_tests;
     if (self->offsets.len == 0 && buffer_push_i64(&self->offsets, 0) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -199,6 +385,8 @@ static int encoded_close_document(Encoded *e)
 /* rouge_score's rule per code point below 128: the lowercased character inside a token, 0 for a
  * separator. Every code point from 128 up separates tokens. */
 static unsigned char token_byte[128];
+/* The same for the code points of a one-byte (latin-1) str: 0 from 128 up. */
+static unsigned char latin1_token_byte[256];
 
 static void init_token_bytes(void)
 {
@@ -207,6 +395,7 @@ static void init_token_bytes(void)
             token_byte[c] = (unsigned char)c;
         else if (c >= 'A' && c <= 'Z')
             token_byte[c] = (unsigned char)(c + 32);
+        latin1_token_byte[c] = token_byte[c];
     }
 }
 
@@ -223,19 +412,59 @@ typedef struct {
  * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
  * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
  */
+/* Look a word up (adding it when new) and append its id; -1 on memory error. */
+static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length,
+                              const FastHash *f)
+{
+    uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash_finish(f);
+    int32_t id = vocabulary_id(v, word, length, h);
+    if (id < 0)
+        return -1;
+    Buffer *ids = &e->ids;
+    if (ids->data && ids->len + (Py_ssize_t)sizeof id <= ids->cap) { /* the common case */
+        memcpy(ids->data + ids->len, &id, sizeof id);
+        ids->len += sizeof id;
+        return 0;
+    }
+    return buffer_push_i32(ids, id);
+}
+
 static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newlines,
                        int64_t *sentence_start)
 {
     const Py_ssize_t n = text.length;
     const int kind = text.kind;
     const void *data = text.data;
-    const unsigned char *latin1 = kind == PyUnicode_1BYTE_KIND ? data : NULL;
     if (buffer_reserve(&e->word, n) < 0)
         return -1;
     char *word = e->word.data;
     Py_ssize_t i = 0;
+    if (kind == PyUnicode_1BYTE_KIND) { /* most texts: one byte per code point, one table */
+        const unsigned char *latin1 = data;
+        while (i < n) {
+            unsigned char lower = latin1_token_byte[latin1[i]];
+            if (!lower) {
+                if (latin1[i] == '\n' && split_newlines &&
+                    encoded_close_sentence(e, sentence_start) < 0)
+                    return -1;
+                i++;
+                continue;
+            }
+            Py_ssize_t length = 0;
+            FastHash f;
+            fast_hash_start(&f);
+            do {
+                word[length++] = (char)lower;
+                fast_hash_byte(&f, lower);
+                i++;
+            } while (i < n && (lower = latin1_token_byte[latin1[i]]) != 0);
+            if (encode_word(v, e, word, length, &f) < 0)
+                return -1;
+        }
+        return encoded_close_sentence(e, sentence_start);
+    }
     while (i < n) {
-        Py_UCS4 c = latin1 ? latin1[i] : PyUnicode_READ(kind, data, i);
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
         unsigned char lower = token_char(c);
         if (!lower) {
             if (c == '\n' && split_newlines && encoded_close_sentence(e, sentence_start) < 0)
@@ -243,16 +472,16 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
             i++;
             continue;
         }
-        uint64_t h = FNV_OFFSET;
         Py_ssize_t length = 0;
+        FastHash f;
+        fast_hash_start(&f);
         do {
             word[length++] = (char)lower;
-            h = fnv_step(h, lower);
+            fast_hash_byte(&f, lower);
             i++;
-            lower = i < n ? token_char(latin1 ? latin1[i] : PyUnicode_READ(kind, data, i)) : 0;
+            lower = i < n ? token_char(PyUnicode_READ(kind, data, i)) : 0;
         } while (lower);
-        int32_t id = vocabulary_id(v, word, length, fnv_finish(h));
-        if (id < 0 || buffer_push_i32(&e->ids, id) < 0)
+        if (encode_word(v, e, word, length, &f) < 0)
             return -1;
     }
     return encoded_close_sentence(e, sentence_start);
@@ -302,7 +531,7 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
                 Py_DECREF(fast);
                 return -1;
             }
-            int32_t id = vocabulary_id(v, utf8, length, hash_bytes(utf8, length));
+            int32_t id = vocabulary_id(v, utf8, length, word_hash(v, utf8, length));
             Py_XDECREF(encoded);
             if (id < 0 || buffer_push_i32(&e->ids, id) < 0) {
                 Py_DECREF(tokens);
@@ -482,6 +711,17 @@ static PyMethodDef vocabulary_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMemberDef vocabulary_members[] = {
+    {"probes", T_PYSSIZET, offsetof(Vocabulary, probes), READONLY,
+     "Hash-table slots inspected by all word lookups so far (about 1.8 per lookup; many more\n"
+     "would mean colliding words): a diagnostic for the tests."},
+    {"lookups", T_PYSSIZET, offsetof(Vocabulary, lookups), READONLY, "Word lookups so far."},
+    {"siphash", T_INT, offsetof(Vocabulary, siphash), READONLY,
+     "1 once the table switched from the fast hash to SipHash-1-3 (lookups probed too many\n"
+     "slots), else 0."},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PySequenceMethods vocabulary_as_sequence = {.sq_length = (lenfunc)vocabulary_len};
 
 static PyTypeObject VocabularyType = {
@@ -493,6 +733,7 @@ static PyTypeObject VocabularyType = {
     .tp_init = (initproc)vocabulary_init,
     .tp_dealloc = (destructor)vocabulary_dealloc,
     .tp_methods = vocabulary_methods,
+    .tp_members = vocabulary_members,
     .tp_as_sequence = &vocabulary_as_sequence,
 };
 
@@ -514,6 +755,15 @@ typedef struct {
     const int64_t *documents;
 } Corpus;
 
+/*
+ * The most bytes one table of a pair may take (skip-bigram pairs, an LCS or ROUGE-W traceback)
+ * before the kernels switch to a method that needs less memory and more time; the tests lower it
+ * (_native._set_table_budget) to run those methods on small inputs.
+ */
+static Py_ssize_t table_budget = (Py_ssize_t)32 << 20;
+/* A hash-table probe of a skip-bigram costs about as much as this many steps of a pass. */
+#define SKIP_PROBE_COST 4.0
+
 typedef struct {
     /* Per-word scratch, valid where stamp[id] == current: reset in O(1) per use. */
     uint32_t *stamp;
@@ -530,11 +780,13 @@ typedef struct {
     Buffer scratch_b; /* LCS column vectors */
     Buffer scratch_c; /* union marks */
     Buffer scratch_d; /* ROUGE-W's powers */
+    Py_ssize_t table_budget; /* bytes: larger tables are avoided, at some cost in time */
 } Workspace;
 
-static int workspace_init(Workspace *w, Py_ssize_t vocab_size)
+static int workspace_init(Workspace *w, Py_ssize_t vocab_size, Py_ssize_t budget)
 {
     memset(w, 0, sizeof *w);
+    w->table_budget = budget;
     size_t n = (size_t)(vocab_size > 0 ? vocab_size : 1);
     w->vocab_size = vocab_size;
     w->stamp = calloc(n, sizeof(uint32_t));
@@ -580,6 +832,8 @@ static inline int32_t *workspace_slot(Workspace *w, int32_t id, int32_t *value, 
     return value + id;
 }
 
+/* A scratch area of `bytes` bytes (its old content is dropped); never NULL on success, even for
+ * 0 bytes, so callers can tell a memory error from an empty request. */
 static void *scratch(Buffer *b, size_t bytes)
 {
     b->len = 0;
@@ -606,9 +860,11 @@ static int64_t unigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, c
     return hits;
 }
 
+/* The tables of n-grams and pairs of ids below start from the same per-process key: ids follow
+ * the order in which words first appear, so a text could otherwise choose colliding n-grams. */
 static inline uint64_t hash_ngram(const int32_t *gram, int n)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    uint64_t h = hash_key[0];
     for (int k = 0; k < n; k++) {
         h ^= (uint64_t)(uint32_t)gram[k];
         h *= 0xBF58476D1CE4E5B9ULL;
@@ -690,6 +946,7 @@ static inline uint64_t pair_key(int32_t first, int32_t second)
 
 static inline uint64_t pair_slot(uint64_t key, uint64_t mask)
 {
+    key ^= hash_key[1];
     key ^= key >> 31; /* splitmix64's finalizer: spreads both halves over the low bits */
     key *= 0xBF58476D1CE4E5B9ULL;
     key ^= key >> 27;
@@ -753,19 +1010,6 @@ static int has_stamped_word(const Workspace *w, const int32_t *tokens, int64_t n
     return 0;
 }
 
-/* Number of distinct words of tokens. */
-static int64_t distinct_words(Workspace *w, const int32_t *tokens, int64_t n)
-{
-    workspace_next(w);
-    int64_t distinct = 0;
-    for (int64_t i = 0; i < n; i++) {
-        int32_t *seen = workspace_slot(w, tokens[i], w->value_a, 0);
-        distinct += *seen == 0;
-        *seen = 1;
-    }
-    return distinct;
-}
-
 /* Clipped overlap of bigrams, on packed keys. */
 static int bigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
                        int64_t n_ref, int64_t *hits_out)
@@ -801,43 +1045,102 @@ static inline int64_t skip_pairs(int64_t n, int64_t widest)
 }
 
 /*
- * Skip-bigram hits at any distance, in O((n_pred + n_ref) * d) time and O(n + d) memory, d the
- * number of words both texts share (no hash table of up to n^2 pairs): only shared words can
- * match, and for each shared first word a, one pass per text counts the pairs (a, b) of every b.
+ * Both texts of a pair reduced to the words they share (only those can form matching
+ * skip-bigrams), as word indexes 0 .. shared - 1 with their positions in the full texts, so that
+ * pairs keep their true distances. Side 0 is pred, side 1 is ref.
  */
-static int unlimited_skip_hits(Workspace *w, const int32_t *pred, int64_t n_pred,
-                               const int32_t *ref, int64_t n_ref, int64_t *hits_out)
+typedef struct {
+    int32_t shared;
+    int64_t length[2];
+    const int32_t *word[2];
+    const int64_t *position[2];
+} SharedTexts;
+
+static int reduce_to_shared(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
+                            int64_t n_ref, SharedTexts *out)
 {
-    *hits_out = 0;
+    memset(out, 0, sizeof *out);
     stamp_words(w, ref, n_ref); /* ref's words get value_b = 0, then 1 + index among shared */
     int32_t shared = 0;
     for (int64_t j = 0; j < n_pred; j++)
         if (w->stamp[pred[j]] == w->current && w->value_b[pred[j]] == 0)
             w->value_b[pred[j]] = ++shared;
+    out->shared = shared;
     if (shared == 0)
         return 0;
-    /* Both texts, reduced to their shared words, as indexes 0 .. shared - 1. */
-    int32_t *texts = scratch(&w->scratch_a, (size_t)(n_pred + n_ref) * sizeof(int32_t));
-    int64_t *pairs = scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
-    if (!texts || !pairs)
+    size_t total = (size_t)(n_pred + n_ref);
+    int64_t *positions = scratch(&w->scratch_c, total * (sizeof(int64_t) + sizeof(int32_t)));
+    if (!positions)
         return -1;
-    int64_t lengths[2] = {0, 0};
+    int32_t *words = (int32_t *)(positions + total);
     for (int side = 0; side < 2; side++) {
         const int32_t *tokens = side ? ref : pred;
-        int32_t *out = texts + (side ? lengths[0] : 0);
-        for (int64_t t = 0, n = side ? n_ref : n_pred; t < n; t++)
-            if (w->stamp[tokens[t]] == w->current && w->value_b[tokens[t]] > 0)
-                out[lengths[side]++] = w->value_b[tokens[t]] - 1;
+        int64_t n = side ? n_ref : n_pred, kept = 0, offset = side ? out->length[0] : 0;
+        for (int64_t t = 0; t < n; t++) {
+            int32_t token = tokens[t];
+            if (w->stamp[token] == w->current && w->value_b[token] > 0) {
+                words[offset + kept] = w->value_b[token] - 1;
+                positions[offset + kept] = t;
+                kept++;
+            }
+        }
+        out->word[side] = words + offset;
+        out->position[side] = positions + offset;
+        out->length[side] = kept;
     }
+    return 0;
+}
+
+/* Pairs of shared tokens of one side at most `widest` positions apart. */
+static int64_t shared_pairs(const SharedTexts *s, int side, int64_t widest)
+{
+    const int64_t *position = s->position[side];
+    int64_t n = s->length[side], pairs = 0, next = 0;
+    if (n < 2 || position[n - 1] - position[0] <= widest) /* every pair is in reach */
+        return n * (n - 1) / 2;
+    for (int64_t i = 0; i < n; i++) {
+        if (next <= i)
+            next = i + 1;
+        while (next < n && position[next] - position[i] <= widest)
+            next++;
+        pairs += next - i - 1;
+    }
+    return pairs;
+}
+
+/*
+ * Skip-bigram hits per first word, in O(shared * (lengths + shared)) time and O(shared) memory
+ * beyond the reduced texts (no table of pairs): for each shared word a, one pass per text adds to
+ * every token b the occurrences of a at most widest[side] positions before it, and the pairs
+ * (a, b) are clipped from those counts.
+ */
+static int skip_hits_by_first_word(Workspace *w, const SharedTexts *s, const int64_t widest[2],
+                                   int64_t *hits_out)
+{
+    const int32_t shared = s->shared;
+    int64_t *pairs = scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
+    if (!pairs)
+        return -1;
     int64_t hits = 0;
     for (int32_t first = 0; first < shared; first++) {
         memset(pairs, 0, (size_t)shared * 2 * sizeof(int64_t));
         for (int side = 0; side < 2; side++) {
-            const int32_t *text = texts + (side ? lengths[0] : 0);
-            int64_t *count = pairs + side * shared, before = 0; /* occurrences of first so far */
-            for (int64_t t = 0; t < lengths[side]; t++) {
-                count[text[t]] += before;
-                before += text[t] == first;
+            const int32_t *word = s->word[side];
+            const int64_t *position = s->position[side];
+            const int64_t n = s->length[side], reach = widest[side];
+            int64_t *count = pairs + side * shared, before = 0; /* occurrences of first in reach */
+            if (n > 0 && position[n - 1] - position[0] <= reach) { /* every pair is in reach */
+                for (int64_t t = 0; t < n; t++) {
+                    count[word[t]] += before;
+                    before += word[t] == first;
+                }
+                continue;
+            }
+            for (int64_t t = 0, oldest = 0; t < n; t++) {
+                while (position[t] - position[oldest] > reach)
+                    before -= word[oldest++] == first;
+                count[word[t]] += before;
+                before += word[t] == first;
             }
         }
         for (int32_t second = 0; second < shared; second++)
@@ -847,10 +1150,40 @@ static int unlimited_skip_hits(Workspace *w, const int32_t *pred, int64_t n_pred
     return 0;
 }
 
+/* Skip-bigram hits through a hash table of ref's pairs of shared words, taken by pred's. */
+static int skip_hits_by_table(Workspace *w, const SharedTexts *s, const int64_t widest[2],
+                              int64_t distinct, int64_t *hits_out)
+{
+    PairTable table;
+    if (pair_table_init(w, &table, distinct) < 0)
+        return -1;
+    int64_t hits = 0;
+    for (int side = 1; side >= 0; side--) { /* ref's pairs are added, then pred's taken */
+        const int32_t *word = s->word[side];
+        const int64_t *position = s->position[side];
+        const int64_t n = s->length[side], reach = widest[side];
+        for (int64_t i = 0; i < n; i++) {
+            for (int64_t j = i + 1; j < n && position[j] - position[i] <= reach; j++) {
+                uint64_t key = pair_key(word[i], word[j]);
+                if (side)
+                    pair_table_add(&table, key);
+                else
+                    hits += pair_table_take(&table, key);
+            }
+        }
+    }
+    *hits_out = hits;
+    return 0;
+}
+
 /*
  * ROUGE-S/SU as kernels/skip_bigram.py counts them: ordered pairs at most max_gap words apart
  * (max_gap < 0: any distance) over the whole text, plus, with unigrams, every token but the last;
- * overlap clipped per unit.
+ * overlap clipped per unit. Only pairs of words both texts share can match; they are counted
+ * either pair by pair in a hash table, which costs a table entry per distinct pair of ref, or per
+ * first word, which needs no table but a pass over both texts per shared word: whichever costs
+ * less, and never a table larger than the workspace's budget. A gap that reaches across a whole
+ * text is no limit: rougeS999999 costs what rougeS* costs.
  */
 static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, const int32_t *pred,
                               int64_t n_pred, const int32_t *ref, int64_t n_ref, double *hit,
@@ -859,21 +1192,25 @@ static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, cons
     int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
     int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
     int64_t hits = 0;
-    if (pairs_pred > 0 && pairs_ref > 0 && max_gap < 0) {
-        if (unlimited_skip_hits(w, pred, n_pred, ref, n_ref, &hits) < 0)
+    if (pairs_pred > 0 && pairs_ref > 0) {
+        SharedTexts s;
+        if (reduce_to_shared(w, pred, n_pred, ref, n_ref, &s) < 0)
             return -1;
-    } else if (pairs_pred > 0 && pairs_ref > 0) {
-        int64_t distinct = distinct_words(w, ref, n_ref);
-        PairTable table;
-        if (pair_table_init(w, &table, pairs_ref < distinct * distinct ? pairs_ref
-                                                                        : distinct * distinct) < 0)
-            return -1;
-        for (int64_t i = 0; i < n_ref; i++)
-            for (int64_t j = i + 1; j < n_ref && j - i <= widest_ref; j++)
-                pair_table_add(&table, pair_key(ref[i], ref[j]));
-        for (int64_t i = 0; i < n_pred; i++)
-            for (int64_t j = i + 1; j < n_pred && j - i <= widest_pred; j++)
-                hits += pair_table_take(&table, pair_key(pred[i], pred[j]));
+        const int64_t widest[2] = {widest_pred, widest_ref};
+        if (s.shared > 0) {
+            int64_t distinct = shared_pairs(&s, 1, widest_ref);
+            int64_t table_ops = shared_pairs(&s, 0, widest_pred) + distinct;
+            if (distinct > (int64_t)s.shared * s.shared)
+                distinct = (int64_t)s.shared * s.shared;
+            /* A table probe costs about as much as SKIP_PROBE_COST steps of a pass. */
+            double pass_ops = (double)s.shared * (double)(s.length[0] + s.length[1] + s.shared);
+            int by_table = pass_ops > SKIP_PROBE_COST * (double)table_ops &&
+                           (double)distinct * 2 * sizeof(PairSlot) <= (double)w->table_budget;
+            int status = by_table ? skip_hits_by_table(w, &s, widest, distinct, &hits)
+                                  : skip_hits_by_first_word(w, &s, widest, &hits);
+            if (status < 0)
+                return -1;
+        }
     }
     /* 1.5.5 adds a token as a unigram only while it has a pair partner to its right. */
     int64_t unigrams_pred = with_unigrams && n_pred > 1 ? n_pred - 1 : 0;
@@ -887,28 +1224,90 @@ static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, cons
 }
 
 /*
- * Match masks of ref for the bit-parallel LCS: for each distinct word of ref, the set of its
- * positions, as n_words 64-bit words. value_b[id] holds the word's row in the mask table.
+ * Match masks of a text for the bit-parallel LCS: for each of its words, the set of its positions
+ * as n_words 64-bit words. A full mask per word would take distinct * n_words words, quadratic in
+ * the length of a text of distinct words (3 GB for 160,000 of them), so only words with at least
+ * n_words / MASK_DENSITY occurrences get a full mask (at most MASK_DENSITY * m words in all); the
+ * others keep the list of their positions and have their mask set in `match`, a zeroed column,
+ * for one step (at most n_words / MASK_DENSITY extra writes per step). value_b[id] says which:
+ * >= 0 the row of a full mask, <= -2 the list -2 - value_b[id] of a listed word.
  */
-static uint64_t *build_masks(Workspace *w, const int32_t *ref, int64_t m, int64_t n_words)
+#define MASK_DENSITY 4
+
+typedef struct {
+    int64_t n_words;
+    uint64_t *dense;     /* full masks, n_words words each */
+    int64_t *list_start; /* where each listed word's positions start in `positions`, plus an end */
+    int64_t *positions;
+    uint64_t *match;     /* n_words words, zero between steps */
+} Masks;
+
+static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_words, Masks *out)
 {
     workspace_next(w);
-    int32_t distinct = 0;
-    for (int64_t i = 0; i < m; i++) {
-        int32_t *row = workspace_slot(w, ref[i], w->value_b, -1);
-        if (*row < 0)
-            *row = distinct++;
+    if (n_words <= MASK_DENSITY) { /* every word has a full mask: one pass to number them */
+        int32_t dense = 0;
+        for (int64_t i = 0; i < m; i++) {
+            int32_t *row = workspace_slot(w, text[i], w->value_b, -1);
+            if (*row < 0)
+                *row = dense++;
+        }
+        uint64_t *area = scratch(&w->scratch_a, (size_t)(dense + 1) * (size_t)n_words * 8);
+        if (!area)
+            return -1;
+        memset(area, 0, (size_t)(dense + 1) * (size_t)n_words * 8);
+        *out = (Masks){n_words, area, NULL, NULL, area + (int64_t)dense * n_words};
+        for (int64_t i = 0; i < m; i++)
+            area[(int64_t)w->value_b[text[i]] * n_words + i / 64] |= 1ULL << (i % 64);
+        return 0;
     }
-    uint64_t *masks = scratch(&w->scratch_a, (size_t)distinct * (size_t)n_words * sizeof(uint64_t));
-    if (!masks)
-        return NULL;
-    memset(masks, 0, (size_t)distinct * (size_t)n_words * sizeof(uint64_t));
-    for (int64_t i = 0; i < m; i++)
-        masks[(int64_t)w->value_b[ref[i]] * n_words + i / 64] |= 1ULL << (i % 64);
-    return masks;
+    for (int64_t i = 0; i < m; i++) /* value_a: occurrences; value_b: -1 until classified */
+        (*workspace_slot(w, text[i], w->value_a, -1))++;
+    int64_t dense = 0, listed = 0, listed_positions = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t id = text[i];
+        if (w->value_b[id] != -1)
+            continue;
+        int64_t count = (int64_t)w->value_a[id] + 1; /* value_a started at -1 */
+        if (count * MASK_DENSITY >= n_words) {
+            w->value_b[id] = (int32_t)dense++;
+        } else {
+            w->value_b[id] = (int32_t)(-2 - listed++);
+            listed_positions += count;
+        }
+    }
+    size_t words = (size_t)(dense * n_words + n_words) + (size_t)(listed + 1 + listed_positions);
+    uint64_t *area = scratch(&w->scratch_a, words * sizeof(uint64_t));
+    if (!area)
+        return -1;
+    out->n_words = n_words;
+    out->dense = area;
+    out->match = area + dense * n_words;
+    out->list_start = (int64_t *)(out->match + n_words);
+    out->positions = out->list_start + listed + 1;
+    memset(area, 0, (size_t)(dense * n_words + n_words) * sizeof(uint64_t));
+    int64_t next = 0;
+    for (int64_t i = 0; i < m; i++) { /* starts of the lists, in order of first occurrence */
+        int32_t id = text[i], row = w->value_b[id];
+        if (row <= -2 && w->value_a[id] >= 0) {
+            out->list_start[-2 - row] = next;
+            next += (int64_t)w->value_a[id] + 1;
+            w->value_a[id] = -1; /* now the number of positions listed so far, less one */
+        }
+    }
+    out->list_start[listed] = next;
+    for (int64_t i = 0; i < m; i++) {
+        int32_t id = text[i], row = w->value_b[id];
+        if (row >= 0)
+            out->dense[(int64_t)row * n_words + i / 64] |= 1ULL << (i % 64);
+        else
+            out->positions[out->list_start[-2 - row] + ++w->value_a[id]] = i;
+    }
+    return 0;
 }
 
-/* One Hyyro step: column = (column + u) | (column & ~u), u = column & match, with carries. */
+/* One Hyyro step on the first n_words words of a column: column = (column + u) | (column & ~u),
+ * u = column & match, with carries. The low words never depend on the high ones. */
 static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_words)
 {
     unsigned carry = 0;
@@ -920,95 +1319,171 @@ static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_w
     }
 }
 
+/* Advance a column over one token of the other text (a word absent from the masks' text changes
+ * nothing), on its first n_words words. */
+static inline void lcs_advance(const Workspace *w, const Masks *masks, uint64_t *column, int32_t id,
+                               int64_t n_words)
+{
+    if (w->stamp[id] != w->current)
+        return;
+    int32_t row = w->value_b[id];
+    if (row >= 0) {
+        lcs_step(column, masks->dense + (int64_t)row * masks->n_words, n_words);
+        return;
+    }
+    const int64_t *first = masks->positions + masks->list_start[-2 - row];
+    const int64_t *last = masks->positions + masks->list_start[-1 - row];
+    for (const int64_t *p = first; p < last; p++)
+        masks->match[*p / 64] |= 1ULL << (*p % 64);
+    lcs_step(column, masks->match, n_words);
+    for (const int64_t *p = first; p < last; p++)
+        masks->match[*p / 64] = 0;
+}
+
+/* The mask of a word for a text of at most 64 tokens (every mask is full), 0 when absent. */
+static inline uint64_t short_mask(const Workspace *w, const Masks *masks, int32_t id)
+{
+    return w->stamp[id] == w->current ? masks->dense[w->value_b[id]] : 0;
+}
+
 static inline uint64_t last_word_mask(int64_t m)
 {
     return (m % 64) ? ((1ULL << (m % 64)) - 1) : ~0ULL;
 }
 
-static inline const uint64_t *match_of(Workspace *w, const uint64_t *masks, int32_t id, int64_t n_words)
-{
-    if (w->stamp[id] != w->current || w->value_b[id] < 0)
-        return NULL;
-    return masks + (int64_t)w->value_b[id] * n_words;
-}
-
+/* LCS length, in O(m + n) memory and O(m * n / 64) time. */
 static int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred, int64_t n,
                       int64_t *out)
 {
     *out = 0;
     if (m == 0 || n == 0)
         return 0;
-    int64_t n_words = (m + 63) / 64;
-    uint64_t *masks = build_masks(w, ref, m, n_words);
-    uint64_t *column = scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
-    if (!masks || !column)
-        return -1;
-    memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
-    for (int64_t j = 0; j < n; j++) {
-        const uint64_t *match = match_of(w, masks, pred[j], n_words);
-        if (match)
-            lcs_step(column, match, n_words);
+    /* Masks of the text of length a, steps over the other (length b): about b * (2 + a / 64)
+     * + 4 * a operations. Either way round gives the same length. */
+    double as_is = (double)n * (2 + (m + 63) / 64) + 4.0 * (double)m;
+    double swapped = (double)m * (2 + (n + 63) / 64) + 4.0 * (double)n;
+    if (swapped < as_is) {
+        const int32_t *text = ref;
+        ref = pred, pred = text;
+        int64_t length = m;
+        m = n, n = length;
     }
-    column[n_words - 1] &= last_word_mask(m);
-    int64_t ones = 0;
-    for (int64_t k = 0; k < n_words; k++)
-        ones += __builtin_popcountll(column[k]);
+    int64_t n_words = (m + 63) / 64, ones = 0;
+    Masks masks;
+    if (build_masks(w, ref, m, n_words, &masks) < 0)
+        return -1;
+    if (n_words == 1) {
+        uint64_t column = ~0ULL;
+        for (int64_t j = 0; j < n; j++) {
+            uint64_t u = column & short_mask(w, &masks, pred[j]);
+            column = (column + u) | (column & ~u);
+        }
+        ones = __builtin_popcountll(column & last_word_mask(m));
+    } else {
+        uint64_t *column = scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
+        if (!column)
+            return -1;
+        memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
+        for (int64_t j = 0; j < n; j++)
+            lcs_advance(w, &masks, column, pred[j], n_words);
+        column[n_words - 1] &= last_word_mask(m);
+        for (int64_t k = 0; k < n_words; k++)
+            ones += __builtin_popcountll(column[k]);
+    }
     *out = m - ones;
     return 0;
 }
 
-/* The column vector after each prefix of pred (columns[j], j = 0 .. n), for a ref of any length. */
-static void fill_long_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
-                              int64_t n_words, uint64_t *columns)
+/* columns[t] = the column after pred[0 .. first + t), t = 1 .. count, from columns[0] (the column
+ * after pred[0 .. first)), on the first n_used of n_words words. */
+static void fill_columns(const Workspace *w, const Masks *masks, const int32_t *pred, int64_t first,
+                         int64_t count, int64_t n_words, int64_t n_used, uint64_t *columns)
 {
-    memset(columns, 0xff, (size_t)n_words * sizeof(uint64_t));
-    for (int64_t j = 1; j <= n; j++) {
-        uint64_t *column = columns + j * n_words;
-        memcpy(column, column - n_words, (size_t)n_words * sizeof(uint64_t));
-        const uint64_t *match = match_of(w, masks, pred[j - 1], n_words);
-        if (match)
-            lcs_step(column, match, n_words);
-    }
-}
-
-/* fill_long_columns for a ref of at most 64 tokens (most sentences): one register, no copies. */
-static void fill_short_columns(Workspace *w, const uint64_t *masks, const int32_t *pred, int64_t n,
-                               uint64_t *columns)
-{
-    uint64_t column = ~0ULL;
-    columns[0] = column;
-    for (int64_t j = 1; j <= n; j++) {
-        const uint64_t *match = match_of(w, masks, pred[j - 1], 1);
-        if (match) {
-            uint64_t u = column & *match;
+    if (n_words == 1) { /* a ref sentence of at most 64 tokens (most): one register */
+        uint64_t column = columns[0];
+        for (int64_t t = 1; t <= count; t++) {
+            uint64_t u = column & short_mask(w, masks, pred[first + t - 1]);
             column = (column + u) | (column & ~u);
+            columns[t] = column;
         }
-        columns[j] = column;
+        return;
+    }
+    for (int64_t t = 1; t <= count; t++) {
+        uint64_t *column = columns + t * n_words;
+        memcpy(column, column - n_words, (size_t)n_used * sizeof(uint64_t));
+        lcs_advance(w, masks, column, pred[first + t - 1], n_used);
     }
 }
 
-/* Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks. */
-static int mark_lcs_path(Workspace *w, const uint64_t *masks, const int32_t *ref, int64_t m,
-                         const int32_t *pred, int64_t n, int64_t n_words, unsigned char *marks)
+/*
+ * Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks: from (m, n), a
+ * match goes diagonally; otherwise left when bit i - 1 of column j is 0 (the table grows at row i
+ * of column j), else up. It needs column j at each step. When the n + 1 columns fit in the
+ * workspace's budget they are all kept; otherwise every block-th column is kept on a first pass,
+ * and the walk recomputes the columns of one block at a time from the column before it (twice the
+ * time, memory for about 2 * sqrt(n) columns), only as far down as the rows it can still reach.
+ */
+static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, int64_t m,
+                         const int32_t *pred, int64_t n, unsigned char *marks)
 {
-    uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * (size_t)n_words * sizeof(uint64_t));
-    if (!columns)
+    const int64_t n_words = masks->n_words;
+    const size_t column_bytes = (size_t)n_words * sizeof(uint64_t);
+    if (n_words == 1 && (Py_ssize_t)((n + 1) * sizeof(uint64_t)) <= w->table_budget) {
+        /* Most sentence pairs: a ref sentence of at most 64 tokens, every column kept. */
+        uint64_t *columns = scratch(&w->scratch_b, (size_t)(n + 1) * sizeof(uint64_t));
+        if (!columns)
+            return -1;
+        columns[0] = ~0ULL;
+        fill_columns(w, masks, pred, 0, n, 1, 1, columns);
+        for (int64_t i = m, j = n; i > 0 && j > 0;) {
+            if (ref[i - 1] == pred[j - 1])
+                marks[--i] = 1, j--;
+            else if (!((columns[j] >> (i - 1)) & 1))
+                j--; /* T grows at row i of column j: go left */
+            else
+                i--;
+        }
+        return 0;
+    }
+    int64_t block = n;
+    if ((double)(n + 1) * (double)column_bytes > (double)w->table_budget) {
+        block = 1;
+        while (block * block < n)
+            block++;
+    }
+    int64_t n_saved = block < n ? n / block + 1 : 0; /* columns 0, block, 2 * block, ... */
+    uint64_t *area = scratch(&w->scratch_b, (size_t)(n_saved + block + 1) * column_bytes);
+    if (!area)
         return -1;
-    if (n_words == 1)
-        fill_short_columns(w, masks, pred, n, columns);
-    else
-        fill_long_columns(w, masks, pred, n, n_words, columns);
+    uint64_t *saved = area, *columns = area + n_saved * n_words;
+    memset(columns, 0xff, column_bytes);
+    if (n_saved) { /* first pass: keep every block-th column */
+        memcpy(saved, columns, column_bytes);
+        for (int64_t j = 1; j <= n; j++) {
+            lcs_advance(w, masks, columns, pred[j - 1], n_words);
+            if (j % block == 0)
+                memcpy(saved + (j / block) * n_words, columns, column_bytes);
+        }
+    }
     int64_t i = m, j = n;
     while (i > 0 && j > 0) {
-        if (ref[i - 1] == pred[j - 1]) {
-            marks[i - 1] = 1;
-            i--;
-            j--;
-        } else if (!((columns[j * n_words + (i - 1) / 64] >> ((i - 1) % 64)) & 1)) {
-            /* T grows at row i of column j, so T[i][j-1] = T[i][j] > T[i-1][j]: go left. */
-            j--;
-        } else {
-            i--;
+        /* The block of column j: columns start + 1 .. j, from the kept column start. */
+        int64_t start = n_saved ? (j - 1) / block * block : 0;
+        int64_t n_used = (i + 63) / 64;
+        if (n_saved)
+            memcpy(columns, saved + (start / block) * n_words, (size_t)n_used * sizeof(uint64_t));
+        fill_columns(w, masks, pred, start, j - start, n_words, n_used, columns);
+        while (i > 0 && j > start) {
+            if (ref[i - 1] == pred[j - 1]) {
+                marks[i - 1] = 1;
+                i--;
+                j--;
+            } else if (!((columns[(j - start) * n_words + (i - 1) / 64] >> ((i - 1) % 64)) & 1)) {
+                /* T grows at row i of column j, so T[i][j-1] = T[i][j] > T[i-1][j]: go left. */
+                j--;
+            } else {
+                i--;
+            }
         }
     }
     return 0;
@@ -1073,10 +1548,9 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
         int64_t m = c->sentences[rs + 1] - c->sentences[rs];
         if (m == 0)
             continue;
-        int64_t n_words = (m + 63) / 64;
         unsigned char *marks = scratch(&w->scratch_c, (size_t)m);
-        uint64_t *masks = build_masks(w, ref, m, n_words);
-        if (!marks || !masks) {
+        Masks masks;
+        if (!marks || build_masks(w, ref, m, (m + 63) / 64, &masks) < 0) {
             status = -1;
             break;
         }
@@ -1084,7 +1558,7 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
         for (int64_t ps = p_first; ps < p_last; ps++) {
             const int32_t *pred = ids + c->sentences[ps];
             int64_t n = c->sentences[ps + 1] - c->sentences[ps];
-            if (n > 0 && mark_lcs_path(w, masks, ref, m, pred, n, n_words, marks) < 0) {
+            if (n > 0 && mark_lcs_path(w, &masks, ref, m, pred, n, marks) < 0) {
                 status = -1;
                 break;
             }
@@ -1101,62 +1575,121 @@ static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int
 
 /* ------------------------------------------------------------------ ROUGE-W */
 
-enum { MOVE_DIAGONAL, MOVE_UP, MOVE_LEFT };
+/*
+ * One row of 1.5.5's weighted-LCS programme: row i (ref token `token`) from row i - 1, on columns
+ * 0 .. width - 1, with the same floating-point operations in the same order as _mark_lcs of
+ * kernels/weighted_lcs.py (the comparisons then break ties identically). A cell's move is
+ * diagonal exactly when its tokens match; otherwise bit j of `up` says up (1) or left (0).
+ */
+static inline void weighted_lcs_row(const double *powers, int32_t token, const int32_t *pred,
+                                    int64_t width, const double *score_above,
+                                    const int64_t *run_above, double *score, int64_t *run,
+                                    uint64_t *up)
+{
+    score[0] = 0.0;
+    run[0] = 0;
+    uint64_t bits = 0;
+    for (int64_t j = 1; j < width; j++) {
+        if (pred[j - 1] == token) {
+            int64_t k = run_above[j - 1];
+            score[j] = score_above[j - 1] + powers[k + 1] - powers[k];
+            run[j] = k + 1;
+        } else if (score_above[j] >= score[j - 1]) {
+            score[j] = score_above[j];
+            run[j] = 0;
+            bits |= 1ULL << (j % 64);
+        } else {
+            score[j] = score[j - 1];
+            run[j] = 0;
+        }
+        if (j % 64 == 63) {
+            up[j / 64] = bits;
+            bits = 0;
+        }
+    }
+    if ((width - 1) % 64 != 63)
+        up[(width - 1) / 64] = bits;
+}
 
 /*
- * Mark the ref positions on 1.5.5's weighted-LCS traceback of ref vs pred: _mark_lcs of
- * kernels/weighted_lcs.py, with the same floating-point operations in the same order (the
- * comparisons then break ties identically). powers[k] = k**weight.
+ * Mark the ref positions on 1.5.5's weighted-LCS traceback of ref vs pred (a match always goes
+ * diagonally; otherwise up when the upper cell is >= the left one). The traceback needs one bit
+ * per cell. When the m rows of bits fit in the workspace's budget they are all kept, from one
+ * pass; otherwise the scores and runs of every block-th row are kept on a first pass, and the
+ * walk recomputes the bits of one block of rows at a time from the row before it, only as far
+ * right as it can still go (at most twice the time; memory for about 2 * sqrt(128 m) rows of
+ * bits). powers[k] = k**weight.
  */
 static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *ref, int64_t m,
                              const int32_t *pred, int64_t n, unsigned char *marks)
 {
-    const int64_t width = n + 1;
-    unsigned char *moves = scratch(&w->scratch_a, (size_t)(m * width));
-    /* Two rows of scores, then two rows of run lengths (the run ending in each cell). */
-    double *rows = scratch(&w->scratch_b, (size_t)width * 2 * (sizeof(double) + sizeof(int64_t)));
-    if (!moves || !rows)
+    const int64_t width = n + 1, row_words = width / 64 + 1;
+    const size_t state_bytes = (size_t)width * (sizeof(double) + sizeof(int64_t));
+    int64_t block = m;
+    if ((double)m * (double)row_words * sizeof(uint64_t) > (double)w->table_budget) {
+        block = 1; /* kept rows cost 128 times a row of bits: blocks of about sqrt(128 m) */
+        while (block * block < 128 * m && block < m)
+            block++;
+    }
+    const int64_t n_blocks = (m + block - 1) / block, last_start = (n_blocks - 1) * block;
+    /* Two working rows, the kept rows (the one before each block but the first) and the bits. */
+    size_t bytes = (size_t)(2 + n_blocks - 1) * state_bytes + (size_t)(block * row_words) * 8;
+    char *area = scratch(&w->scratch_a, bytes);
+    if (!area)
         return -1;
-    double *score_above = rows, *score = rows + width;
-    int64_t *run_above = (int64_t *)(rows + 2 * width), *run = run_above + width;
+    double *score_above = (double *)area, *score = score_above + width;
+    int64_t *run_above = (int64_t *)(score + width), *run = run_above + width;
+    char *kept = (char *)(run + width); /* row b * block for b = 1 .. n_blocks - 1 */
+    uint64_t *up = (uint64_t *)(kept + (size_t)(n_blocks - 1) * state_bytes);
     memset(score_above, 0, (size_t)width * sizeof(double));
     memset(run_above, 0, (size_t)width * sizeof(int64_t));
-    for (int64_t i = 0; i < m; i++) {
-        const int32_t token = ref[i];
-        unsigned char *row_moves = moves + i * width;
-        score[0] = 0.0;
-        run[0] = 0;
-        for (int64_t j = 1; j < width; j++) {
-            if (pred[j - 1] == token) {
-                int64_t k = run_above[j - 1];
-                score[j] = score_above[j - 1] + powers[k + 1] - powers[k];
-                run[j] = k + 1;
-                row_moves[j] = MOVE_DIAGONAL;
-            } else if (score_above[j] >= score[j - 1]) {
-                score[j] = score_above[j];
-                run[j] = 0;
-                row_moves[j] = MOVE_UP;
+    /* First pass: every row, keeping the rows that start blocks and the last block's bits. */
+    char *keep = kept;
+    for (int64_t i = 0, next_kept = block; i < m; i++) {
+        uint64_t *row_up = up + (i >= last_start ? (i - last_start) * row_words : 0);
+        weighted_lcs_row(powers, ref[i], pred, width, score_above, run_above, score, run, row_up);
+        double *swap_score = score_above;
+        score_above = score, score = swap_score;
+        int64_t *swap_run = run_above;
+        run_above = run, run = swap_run;
+        if (i + 1 == next_kept && next_kept < m) { /* row next_kept starts a block */
+            memcpy(keep, score_above, (size_t)width * sizeof(double));
+            memcpy(keep + (size_t)width * sizeof(double), run_above,
+                   (size_t)width * sizeof(int64_t));
+            keep += state_bytes;
+            next_kept += block;
+        }
+    }
+    int64_t i = m, j = n;
+    for (int64_t b = n_blocks - 1; b >= 0 && i > 0 && j > 0; b--) {
+        const int64_t start = b * block;
+        if (b < n_blocks - 1) { /* recompute rows start + 1 .. i on columns 0 .. j */
+            if (b == 0) {
+                memset(score_above, 0, (size_t)(j + 1) * sizeof(double));
+                memset(run_above, 0, (size_t)(j + 1) * sizeof(int64_t));
             } else {
-                score[j] = score[j - 1];
-                run[j] = 0;
-                row_moves[j] = MOVE_LEFT;
+                const char *row = kept + (size_t)(b - 1) * state_bytes;
+                memcpy(score_above, row, (size_t)(j + 1) * sizeof(double));
+                memcpy(run_above, row + (size_t)width * sizeof(double),
+                       (size_t)(j + 1) * sizeof(int64_t));
+            }
+            for (int64_t r = start; r < i; r++) {
+                weighted_lcs_row(powers, ref[r], pred, j + 1, score_above, run_above, score, run,
+                                 up + (r - start) * row_words);
+                double *swap_score = score_above;
+                score_above = score, score = swap_score;
+                int64_t *swap_run = run_above;
+                run_above = run, run = swap_run;
             }
         }
-        double *swap_score = score_above;
-        score_above = score;
-        score = swap_score;
-        int64_t *swap_run = run_above;
-        run_above = run;
-        run = swap_run;
-    }
-    for (int64_t i = m, j = n; i > 0 && j > 0;) {
-        unsigned char move = moves[(i - 1) * width + j];
-        if (move == MOVE_DIAGONAL)
-            marks[--i] = 1, j--;
-        else if (move == MOVE_UP)
-            i--;
-        else
-            j--;
+        while (i > start && j > 0) {
+            if (ref[i - 1] == pred[j - 1])
+                marks[--i] = 1, j--;
+            else if ((up[(i - 1 - start) * row_words + j / 64] >> (j % 64)) & 1)
+                i--;
+            else
+                j--;
+        }
     }
     return 0;
 }
@@ -1387,8 +1920,9 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
     Corpus corpus = {ids.buf, sent.buf, docs.buf};
     Workspace w;
     int status = 0;
+    Py_ssize_t budget = table_budget;
     Py_BEGIN_ALLOW_THREADS
-    if (workspace_init(&w, vocab_size) < 0) {
+    if (workspace_init(&w, vocab_size, budget) < 0) {
         status = -1;
     } else {
         for (Py_ssize_t k = 0; k < n_pairs && status == 0; k++) {
@@ -1420,8 +1954,43 @@ release:
     return result;
 }
 
+PyDoc_STRVAR(weaken_hash_doc,
+             "_weaken_hash(flag) -> None\n\n"
+             "For the tests only: with a true flag, Vocabularies created from now on hash every\n"
+             "word to 0 until they fall back to SipHash-1-3 (all words collide at first).");
+
+static PyObject *weaken_hash(PyObject *Py_UNUSED(module), PyObject *flag)
+{
+    int truth = PyObject_IsTrue(flag);
+    if (truth < 0)
+        return NULL;
+    weak_hash_for_tests = truth;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(set_table_budget_doc,
+             "_set_table_budget(nbytes) -> previous\n\n"
+             "The most bytes one table of a pair may take before count_pairs switches to a method\n"
+             "that needs less memory (same results, more time). For the tests.");
+
+static PyObject *set_table_budget(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    Py_ssize_t budget = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+    if (budget == -1 && PyErr_Occurred())
+        return NULL;
+    if (budget < 0) {
+        PyErr_SetString(PyExc_ValueError, "the budget must be >= 0");
+        return NULL;
+    }
+    Py_ssize_t previous = table_budget;
+    table_budget = budget;
+    return PyLong_FromSsize_t(previous);
+}
+
 static PyMethodDef module_methods[] = {
+    {"_set_table_budget", set_table_budget, METH_O, set_table_budget_doc},
     {"count_pairs", count_pairs, METH_VARARGS, count_pairs_doc},
+    {"_weaken_hash", weaken_hash, METH_O, weaken_hash_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1436,6 +2005,8 @@ static struct PyModuleDef native_module = {
 PyMODINIT_FUNC PyInit__native(void)
 {
     init_token_bytes();
+    if (init_hash_key() < 0)
+        return NULL;
     if (PyType_Ready(&VocabularyType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&native_module);

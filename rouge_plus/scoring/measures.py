@@ -19,6 +19,18 @@ from .fmeasure import safe_divide
 
 MAX_NGRAM = 9
 DEFAULT_W = 1.2
+# ROUGE-W's weight w, f(k) = k**w. ROUGE-1.5.5 takes any w > 0, but below 1 f is subadditive:
+# separate matches then outweigh consecutive ones and recall exceeds 1 (w = 0.5 gives R = 2.4).
+# w = 1 is f(k) = k, the union LCS ratio with no bonus for consecutive matches. The reference
+# base f(sum_r f(|r|)) grows like N**(w*w) for N reference tokens: up to w = 5 it stays finite
+# (below 1.8e308) for texts of up to 10**12 tokens; w = 6 would overflow at 4e8 tokens.
+MIN_W, MAX_W = 1.0, 5.0
+# A skip gap D allows pairs up to D + 1 tokens apart, so in a text of n tokens any D >= n - 2 is
+# no limit at all. Gaps above MAX_SKIP_GAP are stored as no limit (None, as rougeS*): the same
+# units for every text of up to 2**31 tokens, and they never reach the C kernel, whose gap is a C
+# int.
+MAX_SKIP_GAP = 2**31 - 2
+KINDS = frozenset({"ngram", "lcs", "summary_lcs", "weighted_lcs", "skip_bigram", "topic"})
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,32 @@ class Measure:
     unigrams: bool = False
     unique: bool = False
     synonyms: bool = False
+
+    def __post_init__(self) -> None:
+        """Reject parameters outside the range where the measure means anything."""
+        where = f"rouge_types: {self.name!r}"
+        if self.kind not in KINDS:
+            raise ValueError(f"{where}: unknown measure kind {self.kind!r}")
+        if self.kind in ("ngram", "topic") and not (
+            isinstance(self.n, int) and 1 <= self.n <= MAX_NGRAM
+        ):
+            raise ValueError(f"{where}: the n-gram length must be 1 .. {MAX_NGRAM}, got {self.n}")
+        if self.kind == "weighted_lcs" and not MIN_W <= self.weight <= MAX_W:  # False for NaN
+            raise ValueError(
+                f"{where}: the ROUGE-W weight w of f(k) = k**w must be between 1 and 5, got "
+                f"{self.weight:g} (below 1 separate matches outweigh consecutive ones and scores "
+                "exceed 1; 1 is the plain union LCS ratio; above 5 the bases overflow on long "
+                "texts)"
+            )
+        if self.kind == "skip_bigram" and self.max_gap is not None:
+            gap = self.max_gap
+            if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
+                raise ValueError(
+                    f"{where}: the skip gap (most words between the two words of a pair) must be "
+                    f"a non-negative int or None for no limit, got {gap!r}"
+                )
+            if gap > MAX_SKIP_GAP:  # no text is that long: the same units as no limit
+                object.__setattr__(self, "max_gap", None)
 
     @property
     def uses_sentences(self) -> bool:
@@ -96,10 +134,8 @@ _KERNELS = {
 
 
 def _weight(text: str | None) -> float:
-    weight = DEFAULT_W if text is None else float(text)
-    if not weight > 0:
-        raise ValueError(f"rouge_types: the weight of ROUGE-W must be positive, got {text}")
-    return weight
+    """The weight of a ``rougeW-<w>`` name (validated by :class:`Measure`)."""
+    return DEFAULT_W if text is None else float(text)
 
 
 def _skip_bigram(match: re.Match[str]) -> Measure:
@@ -134,12 +170,12 @@ _PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]]
     (re.compile(r"rougeLsum"), "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
     (
         re.compile(r"rougeW(?:-(\d+(?:\.\d+)?))?"),
-        "rougeW (w = 1.2), rougeW-<w> such as rougeW-1.5",
+        "rougeW (w = 1.2), rougeW-<w> with 1 <= w <= 5 such as rougeW-1.5",
         lambda m: Measure(m.group(0), "weighted_lcs", weight=_weight(m.group(1))),
     ),
     (
         re.compile(r"rouge(SU|S)(\d+|\*)"),
-        "rougeS<D>, rougeSU<D> (at most D words between the pair, as ROUGE-1.5.5's -2 D), "
+        "rougeS<D>, rougeSU<D> (at most D >= 0 words between the pair, as ROUGE-1.5.5's -2 D), "
         "rougeS*, rougeSU*",
         _skip_bigram,
     ),

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Run the compiled kernels' tests under AddressSanitizer and UndefinedBehaviorSanitizer.
+#
+# Builds rouge_plus/_native.c with gcc -fsanitize=address,undefined into a fresh temporary copy of
+# the package (the normal in-place build is never touched), then runs the kernel, hostile-input,
+# property and tests/unit tests against that copy, with libasan preloaded into Python. Any
+# sanitizer report fails the run: every error aborts the process it happens in (in a child, the
+# test that started it fails), and reports are looked for in the output. Self-contained and
+# idempotent: it installs nothing, writes nothing in the checkout, and removes its temporary
+# directory. Needs gcc with libasan and libubsan, and the test dependencies.
+#
+#   scripts/sanitize.sh                 # the default selection (a few minutes)
+#   scripts/sanitize.sh -k lcs -x       # further pytest arguments are passed on
+#
+# The default selection leaves out three slow tests that spend their time in pure-Python
+# children (the whole pipeline, twice, in fresh processes) or in a long stream of tiny rows; the
+# kernels they reach are covered by the other tests. SANITIZE_ALL=1 runs them too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+python=${PYTHON:-python}
+
+if ! command -v gcc >/dev/null 2>&1; then
+    echo "sanitize.sh: gcc is needed and was not found" >&2
+    exit 2
+fi
+libasan=$(gcc -print-file-name=libasan.so)
+if [[ "$libasan" != /* || ! -e "$libasan" ]]; then
+    echo "sanitize.sh: gcc has no libasan.so (install the libasan package matching gcc)" >&2
+    exit 2
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rouge_plus_sanitize.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# A copy of the package whose extension is the sanitized build.
+mkdir -p "$work/site"
+cp -R rouge_plus "$work/site/"
+find "$work/site/rouge_plus" \( -name '*.so' -o -name '*.pyd' -o -name __pycache__ \) -prune \
+    -exec rm -rf {} +
+include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+echo "sanitize.sh: building the extension with -fsanitize=address,undefined"
+gcc -std=c11 -O1 -g -fPIC -shared -Wall \
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+    -I"$include" rouge_plus/_native.c -o "$work/site/rouge_plus/_native$suffix"
+
+export LD_PRELOAD="$libasan"
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export PYTHONPATH="$work/site${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONDONTWRITEBYTECODE=1
+unset ROUGE_PLUS_PURE_PYTHON
+
+# Run from the temporary directory, so that the checkout's own rouge_plus (and its in-place
+# build) is not first on sys.path; check which extension is loaded before testing.
+cd "$work"
+"$python" - "$work" <<'EOF'
+import sys
+
+import rouge_plus._native as native
+import rouge_plus.native
+
+if not native.__file__.startswith(sys.argv[1]) or not rouge_plus.native.NATIVE:
+    sys.exit(f"sanitize.sh: the sanitized extension is not the one loaded: {native.__file__}")
+EOF
+
+deselect=()
+if [[ "${SANITIZE_ALL:-0}" != 1 ]]; then
+    slow="test_new_processes_pure_python_and_hash_seeds_give_identical_results"
+    slow+=" or test_whole_pipeline_pure_python_equals_native or test_a_long_stream_of_small_rows"
+    deselect=(-k "not ($slow)")
+fi
+# --capture=sys: what the sanitizers write to file descriptor 2 is shown, not held back by a
+# test process that a report then aborts.
+status=0
+"$python" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$repo" \
+    "$repo/tests/test_native_kernels.py" "$repo/tests/test_hostile_input.py" \
+    "$repo/tests/test_properties.py" "$repo/tests/unit" "${deselect[@]}" "$@" 2>&1 |
+    tee "$work/output.log" || status=$?
+
+if grep -Eq "runtime error:|ERROR: AddressSanitizer|UndefinedBehaviorSanitizer" "$work/output.log"
+then
+    echo "sanitize.sh: sanitizer reports above" >&2
+    exit 1
+fi
+if [[ $status -ne 0 ]]; then
+    echo "sanitize.sh: the tests failed under the sanitizers (exit status $status)" >&2
+    exit "$status"
+fi
+echo "sanitize.sh: no sanitizer report"
