@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Run the compiled kernels' tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
-# Builds rouge_plus/_native.c with gcc -fsanitize=address,undefined into a fresh temporary copy of
+# Builds rouge_plus/kernels/_native.c with gcc -fsanitize=address,undefined into a fresh temporary copy of
 # the package (the normal in-place build is never touched), then runs the kernel, hostile-input,
-# property and tests/unit tests against that copy, with libasan preloaded into Python. Any
+# property and thread tests against that copy, with libasan preloaded into Python. Any
 # sanitizer report fails the run: every error aborts the process it happens in (in a child, the
 # test that started it fails), and reports are looked for in the output. Self-contained and
 # idempotent: it installs nothing, writes nothing in the checkout, and removes its temporary
@@ -43,7 +43,7 @@ suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUF
 echo "sanitize.sh: building the extension with -fsanitize=address,undefined"
 gcc -std=c11 -O1 -g -fPIC -shared -Wall \
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-    -I"$include" rouge_plus/_native.c -o "$work/site/rouge_plus/_native$suffix"
+    -I"$include" rouge_plus/kernels/_native.c -o "$work/site/rouge_plus/kernels/_native$suffix"
 
 export LD_PRELOAD="$libasan"
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
@@ -58,13 +58,20 @@ cd "$work"
 "$python" - "$work" <<'EOF'
 import sys
 
-import rouge_plus._native as native
-import rouge_plus.native
+import rouge_plus.kernels._native as native
+import rouge_plus.kernels.native
 
-if not native.__file__.startswith(sys.argv[1]) or not rouge_plus.native.NATIVE:
+if not native.__file__.startswith(sys.argv[1]) or not rouge_plus.kernels.native.NATIVE:
     sys.exit(f"sanitize.sh: the sanitized extension is not the one loaded: {native.__file__}")
 EOF
 
+# The tests that reach the compiled kernels: the kernels themselves, their limits, memory and
+# hash, hostile input, properties, threads.
+tests=()
+for name in native_kernels kernel_limits kernel_memory vocabulary_hash hostile_input properties \
+    parallel threads; do
+    tests+=("$repo/tests/unit/test_$name.py")
+done
 deselect=()
 if [[ "${SANITIZE_ALL:-0}" != 1 ]]; then
     slow="test_new_processes_pure_python_and_hash_seeds_give_identical_results"
@@ -75,8 +82,7 @@ fi
 # test process that a report then aborts.
 status=0
 "$python" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$repo" \
-    "$repo/tests/test_native_kernels.py" "$repo/tests/test_hostile_input.py" \
-    "$repo/tests/test_properties.py" "$repo/tests/unit" "${deselect[@]}" "$@" 2>&1 |
+    "${tests[@]}" "${deselect[@]}" "$@" 2>&1 |
     tee "$work/output.log" || status=$?
 
 if grep -Eq "runtime error:|ERROR: AddressSanitizer|UndefinedBehaviorSanitizer" "$work/output.log"

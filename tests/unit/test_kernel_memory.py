@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.peak_memory import peak_growth
 
-from rouge_plus.kernels.python_backend import count_pairs_python
+from rouge_plus.kernels.python import count_pairs_python
 
-native = pytest.importorskip("rouge_plus._native", reason="the C extension is not built")
+native = pytest.importorskip("rouge_plus.kernels._native", reason="the C extension is not built")
 
 LCS_MEASURES = [(1, 0, 0.0), (2, 0, 0.0), (3, 0, 1.2), (3, 0, 1.0), (3, 0, 5.0)]
 MIB = 256  # the most any call below may add to the peak resident set, in MiB

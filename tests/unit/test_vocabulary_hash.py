@@ -17,7 +17,7 @@ import random
 
 import pytest
 
-native = pytest.importorskip("rouge_plus._native", reason="the C extension is not built")
+native = pytest.importorskip("rouge_plus.kernels._native", reason="the C extension is not built")
 
 BLOCK_PAIRS = [
     ("riabhf73zb", "trrw8yy63l"),
