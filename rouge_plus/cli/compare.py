@@ -146,9 +146,7 @@ def _read_column_systems(args: argparse.Namespace) -> tuple[System, list[System]
     """The baseline, the systems and the references from columns of a JSONL or CSV file."""
     path = args.jsonl if args.jsonl is not None else args.csv
     records = read_records(path, jsonl=args.jsonl is not None)
-    baseline, references = corpus_from_records(
-        records, args.baseline_column, args.reference_column
-    )
+    baseline, references = corpus_from_records(records, args.baseline_column, args.reference_column)
     systems = [
         (column, corpus_from_records(records, column, args.reference_column)[0])
         for column in args.system_columns
@@ -182,9 +180,7 @@ def _check_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
 
 def render(result: Comparison, output_format: str) -> str:
     """The comparison as a table, JSON or CSV, ending in a newline."""
-    text = {"table": result.to_table, "json": result.to_json, "csv": result.to_csv}[
-        output_format
-    ]()
+    text = {"table": result.to_table, "json": result.to_json, "csv": result.to_csv}[output_format]()
     return text if text.endswith("\n") else text + "\n"
 
 
