@@ -96,7 +96,7 @@ def comparison_table_html(result: Comparison) -> str:
     return (
         "<table class='rp-table rp-compare'><thead><tr><th>System</th><th>Type</th>"
         f"<th>Mean F</th><th>Δ</th><th>{level} CI of Δ</th><th>p-value</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table><p class='rp-label'>{note}</p>"
+        f"<tbody>{''.join(rows)}</tbody></table><p><small>{note}</small></p>"
     )
 
 
