@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,8 +35,13 @@ from .main import (
 
 # Scoring flags that configure the corpus aggregation, not the scores being compared; the names
 # of the first three are the paired test's settings here.
-_NOT_COMPARE_FLAGS = {"aggregation", "confidence_level", "n_resamples", "seed"}
-_NOT_COMPARE_FLAGS |= {"return_precision_recall"}
+_NOT_COMPARE_FLAGS = {
+    "aggregation",
+    "confidence_level",
+    "n_resamples",
+    "seed",
+    "return_precision_recall",
+}
 FORMATS = ("table", "json", "csv")
 
 System = tuple[str, list[str]]  # (name, one prediction per example)
@@ -193,18 +199,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     read = _read_text_systems if args.baseline is not None else _read_column_systems
     try:
         (baseline_name, baseline), systems, references = read(args)
-        result = compare(
-            baseline,
-            dict(systems),
-            references,
-            method=args.method,
-            n_resamples=args.n_resamples,
-            seed=args.seed,
-            statistic=args.statistic,
-            confidence_level=args.confidence_level,
-            baseline_name=baseline_name,
-            **_given_options(args),
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = compare(
+                baseline,
+                dict(systems),
+                references,
+                method=args.method,
+                n_resamples=args.n_resamples,
+                seed=args.seed,
+                statistic=args.statistic,
+                confidence_level=args.confidence_level,
+                baseline_name=baseline_name,
+                **_given_options(args),
+            )
+        for message in dict.fromkeys(str(warning.message) for warning in caught):
+            print(f"{PROG}: warning: {message}", file=sys.stderr)
         text = render(result, args.format)
         if args.output is None:
             sys.stdout.write(text)

@@ -186,3 +186,13 @@ def test_python_m_rouge_plus_compare_on_the_sample() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[2].startswith("Baseline: prediction  rouge1")
     assert done.stdout.splitlines()[4].startswith("short ")
+
+
+def test_core_warnings_are_one_line_each(capsys, tmp_path, text_files) -> None:
+    empty = write_lines(tmp_path / "empty.txt", ["the cat sat", "..."])
+    code, out, err = run(
+        capsys, "--baseline", text_files["base"], "--systems", empty,
+        "--references", text_files["refs"], "--rouge-types", "rouge1",
+    )  # fmt: skip
+    assert code == 0 and out.startswith("system")
+    assert err.startswith("rouge-plus: warning:") and "no tokens" in err and err.count("\n") == 1
