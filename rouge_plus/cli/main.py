@@ -259,13 +259,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _score_options(args: argparse.Namespace) -> ScoreOptions:
-    given = {
+def _given_options(args: argparse.Namespace) -> dict[str, object]:
+    """The scoring flags given on the command line, as ``ScoreOptions`` keywords."""
+    return {
         key.removeprefix(_DEST_PREFIX): value
         for key, value in vars(args).items()
         if key.startswith(_DEST_PREFIX) and value is not None
     }
-    options = ScoreOptions.from_kwargs(**given)
+
+
+def _score_options(args: argparse.Namespace) -> ScoreOptions:
+    options = ScoreOptions.from_kwargs(**_given_options(args))
     get_tokenizer(options.tokenizer)  # unknown names fail now, before any file is read
     get_sentence_splitter(options.split_sentences)
     return options
@@ -324,6 +328,11 @@ def _quiet_core_logger() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["compare"]:  # the subcommand has its own flags
+        from .compare import main as compare_main
+
+        return compare_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.chunk_size < 1:

@@ -27,7 +27,7 @@ from ..scorer import score_examples
 from ..scoring.multiref import MULTI_REF_MODES
 from ..text.sentences import available_sentence_splitters
 from ..text.tokenizers import available_tokenizers
-from . import api
+from . import api, comparison
 from .corpus_files import (
     MAX_UPLOAD_MB,
     PREDICTION_COLUMNS,
@@ -204,6 +204,17 @@ def score_corpus(
     )
 
 
+@functools.wraps(comparison.compare_corpus)
+def compare_corpus(*args: object) -> str:
+    with user_errors():
+        return comparison.compare_corpus(*args)
+
+
+def update_compare_columns(upload: str | None, pasted: str | None, prediction: str | None) -> dict:
+    """Offer every column but the prediction column for comparison."""
+    return gr.update(choices=comparison.system_choices(upload, pasted, prediction), value=[])
+
+
 @functools.wraps(api.score_api)
 def score_api(*args: object, **kwargs: object) -> dict:
     with user_errors():
@@ -354,12 +365,16 @@ def _corpus_tab() -> dict:
         reference_columns = gr.Dropdown(
             [], multiselect=True, label="Reference column(s)", elem_id="reference-columns"
         )
+    compare_columns = gr.Dropdown(
+        [], multiselect=True, label="Compare with column(s)", elem_id="compare-columns"
+    )
     with gr.Accordion("Bootstrap", open=False), gr.Row():
         confidence = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence level")
         n_resamples = gr.Number(1000, minimum=1, maximum=10_000, precision=0, label="Resamples")
         seed = gr.Number(0, precision=0, label="Seed")
     button = gr.Button("Score corpus", variant="primary", elem_id="score-corpus")
     summary = gr.HTML(elem_id="corpus-summary")
+    comparison_table = gr.HTML(elem_id="corpus-comparison")
     with gr.Row(equal_height=False):
         histogram = gr.Plot(label="Per-example F", scale=3)
         download = gr.File(label="Per-example scores (CSV)", scale=2, elem_id="corpus-download")
@@ -371,6 +386,7 @@ def _corpus_tab() -> dict:
         "button": button,
         "status": status,
         "outputs": [summary, histogram, download, status],
+        "compare": (compare_columns, comparison_table),
     }
 
 
@@ -384,12 +400,21 @@ def _wire_corpus(tab: dict, settings: dict) -> None:
     tab["sample"].click(sample_text, None, pasted, **private).then(
         update_columns, source, column_outputs, **private
     )
+    compare_columns, comparison_table = tab["compare"]
+    tab["columns"][0].change(
+        update_compare_columns, [*source, tab["columns"][0]], compare_columns, **private
+    )
     tab["button"].click(
         options_reader(settings), set(settings.values()), options, **private
     ).success(
         score_corpus,
         [*source, *tab["columns"], *tab["bootstrap"], options],
         tab["outputs"],
+        **private,
+    ).success(
+        compare_corpus,
+        [*source, *tab["columns"], compare_columns, *tab["bootstrap"], options],
+        comparison_table,
         **private,
     )
 

@@ -190,3 +190,20 @@ def test_corpus_upload_scores_with_intervals(page, tmp_path: Path) -> None:
         assert f"{np.mean(per_example[name]):.4f}" in summary
     page.wait_for_timeout(500)  # let the histogram image settle before the screenshot
     page.screenshot(path=str(screenshot_dir() / "corpus.png"), full_page=True)
+
+
+def test_corpus_compares_a_second_prediction_column(page, tmp_path: Path) -> None:
+    corpus_file = tmp_path / "two_systems.jsonl"
+    rows = [{**row, "other": row["references"][0]} for row in CORPUS]
+    corpus_file.write_text("\n".join(json.dumps(row) for row in rows), encoding="utf-8")
+
+    page.get_by_role("tab", name="Corpus").click()
+    page.locator("#corpus-file button[aria-label='Clear']").click()  # the earlier upload
+    page.locator("#corpus-file input[type=file]").set_input_files(str(corpus_file))
+    page.wait_for_selector("#corpus-status :text('columns: prediction, references, other')")
+    page.locator("#compare-columns input").click()
+    page.get_by_role("option", name="other").click()
+    page.locator("#score-corpus").click()
+    page.wait_for_selector("#corpus-comparison table")
+    table = page.locator("#corpus-comparison").inner_text()
+    assert "Baseline: prediction" in table and "other" in table and "paired approximate" in table

@@ -1,0 +1,135 @@
+"""The corpus tab's comparison: the prediction column as the baseline against other columns.
+
+:func:`comparison_html` runs :func:`rouge_plus.compare` (paired approximate randomization, the
+tab's bootstrap settings as the test's) over columns of the loaded rows and renders its table;
+:func:`compare_corpus` is the page's handler around it.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from ..comparison import Comparison, _p_text, compare
+from ..readers import InputError, Record, column_names, corpus_from_records
+from .corpus_files import load_source
+from .render import display_name, score_bar_html
+
+
+def system_choices(upload: str | None, pasted: str | None, prediction_column: str | None) -> list:
+    """The columns that can be compared with the prediction column (none if unreadable)."""
+    if not upload and not (pasted and pasted.strip()):
+        return []
+    try:
+        records = load_source(upload, pasted)
+    except InputError:
+        return []
+    return [column for column in column_names(records) if column != prediction_column]
+
+
+def comparison_html(
+    records: Sequence[Record],
+    baseline_column: str,
+    system_columns: Sequence[str],
+    reference_columns: Sequence[str],
+    options: dict,
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> str:
+    """Each system column against the baseline column as an HTML table ("" when none is given);
+    ``options`` are ``rouge_plus.score`` keywords. ``InputError`` names a bad cell."""
+    systems = [column for column in dict.fromkeys(system_columns) if column != baseline_column]
+    if not systems:
+        return ""
+    baseline, references = corpus_from_records(records, baseline_column, reference_columns)
+    predictions = {
+        column: corpus_from_records(records, column, reference_columns)[0] for column in systems
+    }
+    try:
+        result = compare(
+            baseline,
+            predictions,
+            references,
+            confidence_level=float(confidence_level),
+            n_resamples=int(n_resamples),
+            seed=int(seed),
+            baseline_name=baseline_column,
+            **options,
+        )
+    except (TypeError, ValueError) as error:
+        raise InputError(str(error)) from error
+    return comparison_table_html(result)
+
+
+def comparison_table_html(result: Comparison) -> str:
+    """The baseline's mean scores, then each system's with its delta, interval and p-value."""
+    alpha = 1 - result.confidence_level
+    types = list(dict.fromkeys(row.rouge_type for row in result.rows))
+    blank = "<td></td>" * 3
+    rows = [
+        _row(f"Baseline: {result.baseline}" if j == 0 else "", row.rouge_type, row.baseline_score)
+        + f"{blank}</tr>"
+        for j, row in enumerate(result.rows[: len(types)])
+    ]
+    for j, row in enumerate(result.rows):
+        starred = row.p_value < alpha
+        p_text = _p_text(row.p_value)
+        rows.append(
+            _row(row.system if j % len(types) == 0 else "", row.rouge_type, row.score)
+            + f"<td>{row.delta:+.4f}</td><td>{row.ci_low:+.4f} – {row.ci_high:+.4f}</td>"
+            + (f"<td><b>{p_text} *</b></td>" if starred else f"<td>{p_text}</td>")
+            + "</tr>"
+        )
+    level = f"{100 * result.confidence_level:g}%"
+    draws = (
+        f"exact over all 2^{result.n_examples} sign assignments"
+        if result.exact
+        else f"{result.n_resamples:,} random sign assignments (seed {result.seed})"
+    )
+    note = (
+        f"Mean F over {result.n_examples:,} examples; Δ = system − baseline. p: two-sided paired "
+        f"approximate randomization, {draws}; CI: paired bootstrap. * p &lt; {alpha:.2g}, not "
+        f"corrected for multiple comparisons ({len(result.rows)} tests)."
+    )
+    return (
+        "<table class='rp-table rp-compare'><thead><tr><th>System</th><th>Type</th>"
+        f"<th>Mean F</th><th>Δ</th><th>{level} CI of Δ</th><th>p-value</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table><p><small>{note}</small></p>"
+    )
+
+
+def _row(system: str, rouge_type: str, score: float) -> str:
+    """The start of a table row: system, type and score; the caller closes it."""
+    return (
+        f"<tr><th scope='row'>{html.escape(system)}</th>"
+        f"<td>{html.escape(display_name(rouge_type))}</td>"
+        f"<td class='rp-f'>{score_bar_html(score)}</td>"
+    )
+
+
+def compare_corpus(
+    upload: str | None,
+    pasted: str | None,
+    prediction_column: str,
+    reference_columns: list[str],
+    system_columns: list[str] | None,
+    confidence_level: float,
+    n_resamples: int,
+    seed: int,
+    options: dict,
+) -> str:
+    """The corpus tab's comparison table (empty when no column is chosen to compare with)."""
+    if not system_columns:
+        return ""
+    return comparison_html(
+        load_source(upload, pasted),
+        prediction_column,
+        system_columns,
+        reference_columns,
+        options,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        seed=seed,
+    )
