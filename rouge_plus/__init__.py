@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ._version import __version__
 from .options import ScoreOptions
+from .pairwise import dedupe, pairwise
 from .results import ExampleScores
 from .scorer import RougeScorer, score
 
@@ -31,7 +32,9 @@ __all__ = [
     "RougeScorer",
     "ScoreOptions",
     "__version__",
+    "dedupe",
     "make_compute_metrics",
+    "pairwise",
     "score",
     "score_dataset",
 ]
