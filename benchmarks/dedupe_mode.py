@@ -128,13 +128,15 @@ def dedupe_mode(args: argparse.Namespace, sentences: Sequence[str]) -> list[dict
     results = []
 
     def add(name: str, run: Callable[[], list[int]], size: int, reference: list[int]) -> None:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         kept = run()
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         if kept != reference:
             raise SystemExit(f"{name} keeps other texts than rouge_plus: not reporting it")
         estimate = seconds * total / comparisons(reference, size)
-        results.append({"peer": name, "texts": size, "seconds": seconds, "estimate_all": estimate})
+        results.append(
+            {"peer": name, "texts": size, "seconds": seconds, "cpu": cpu, "estimate_all": estimate}
+        )
 
     for _ in range(args.rounds):
         for workers in sorted({1, args.num_proc}):
@@ -156,8 +158,9 @@ def render_dedupe(results: list[dict]) -> str:
         f"{first['all_texts']:,} texts, {first['kept']:,} kept, {first['comparisons']:,} "
         f"pairs compared by the rule",
         "",
-        "| implementation | texts run | seconds | seconds for all texts | × rouge_plus |",
-        "|---|---|---|---|---|",
+        "| implementation | texts run | seconds | CPU seconds | seconds for all texts "
+        "| × rouge_plus |",
+        "|---|---|---|---|---|---|",
     ]
     rounds: dict[str, list[dict]] = {}
     for row in results:
@@ -171,7 +174,7 @@ def render_dedupe(results: list[dict]) -> str:
     for peer, row in best.items():
         measured = "measured" if row["texts"] == row["all_texts"] else "extrapolated"
         lines.append(
-            f"| {peer} | {row['texts']:,} | {row['seconds']:.1f} | "
+            f"| {peer} | {row['texts']:,} | {row['seconds']:.2f} | {row['cpu']:.2f} | "
             f"{row['estimate_all']:,.1f} ({measured}) | {row['estimate_all'] / base:,.0f} |"
         )
     return "\n".join(lines)
