@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -64,10 +65,19 @@ def test_columns_and_corpus_results_equal_one_process(cluster, limited):
 
 
 def test_without_an_index_the_dataset_order_is_kept(cluster, limited):
+    def slow_first_block(batch: dict) -> dict:
+        """Delays the block holding row 0, so that it finishes last (nested, so that Ray
+        ships the function itself: its workers cannot import this test module)."""
+        if batch["id"][0] == 0:
+            time.sleep(2)
+        return batch
+
     data = rows(200, seed=1)
     dataset = cluster.data.from_items(data, override_num_blocks=5)
+    dataset = dataset.map_batches(slow_first_block, batch_size=None)
     expected = one_process(data, **OPTIONS).aggregate()
-    assert ray_data.score_ray_dataset(dataset, **OPTIONS) == expected
+    # One block per scoring task: without the order kept, row 0's block would come back last.
+    assert ray_data.score_ray_dataset(dataset, batch_size=40, **OPTIONS) == expected
 
 
 def test_with_scores_on_single_references(cluster, limited):
