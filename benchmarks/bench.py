@@ -9,6 +9,7 @@
     python benchmarks/bench.py --mode evaluate      # RougePlus().compute vs the core, 5,000 pairs
     python benchmarks/bench.py --mode types         # per-pair cost of every other ROUGE type
     python benchmarks/bench.py --mode languages     # each language's segmentation and stemming
+    python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
@@ -32,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dedupe_mode  # noqa: E402
 import modes  # noqa: E402
 from peers import PEERS, available  # noqa: E402
 
@@ -198,6 +200,11 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "memory":
         results = modes.memory_mode(args, peak_memory_mib)
         return results, modes.render_memory(results)
+    if args.mode == "dedupe":
+        rows = [json.loads(line) for line in args.data.open(encoding="utf-8") if line.strip()]
+        sentences = [s for row in rows for s in row["prediction"].split("\n")]
+        results = dedupe_mode.dedupe_mode(args, sentences)
+        return results, dedupe_mode.render_dedupe(results)
     predictions, references = load_pairs(args.data, args.replicate, args.pairs)
     if args.mode == "scaling":
         results = modes.scaling_mode(args, predictions, references, TYPES)
@@ -217,7 +224,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--mode",
-        choices=["corpus", "long", "scaling", "memory", "evaluate", "types", "languages"],
+        choices=["corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe"],
         default="corpus",
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -229,8 +236,12 @@ def main() -> None:
         "--stemming", nargs="+", type=lambda s: s == "yes", default=[False, True], metavar="yes|no"
     )
     parser.add_argument("--memory", action="store_true", help="measure peak RSS per peer")
-    parser.add_argument("--num-proc", type=int, default=2, help="most workers in scaling mode")
+    parser.add_argument("--num-proc", type=int, default=2, help="most workers (scaling, dedupe)")
     parser.add_argument("--long-tokens", type=int, default=5000, help="long pair in types mode")
+    parser.add_argument("--dedupe-texts", type=int, default=20_000, help="texts in dedupe mode")
+    parser.add_argument(
+        "--dedupe-sample", type=int, default=1000, help="texts rouge_score runs in dedupe mode"
+    )
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
     parser.add_argument("--child-memory", help=argparse.SUPPRESS)
     parser.add_argument("--stem", action="store_true", help=argparse.SUPPRESS)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ._version import __version__
 from .options import ScoreOptions
+from .pairwise import dedupe, pairwise
 from .results import ExampleScores
 from .scorer import RougeScorer, score
 
@@ -35,7 +36,9 @@ __all__ = [
     "__version__",
     "compare",
     "load",
+    "dedupe",
     "make_compute_metrics",
+    "pairwise",
     "score",
     "score_dataset",
 ]

