@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from support.rouge155_oracle import perl_porter_stems, run_rouge155
 from support.shared_data import read_jsonl, shared_file
 
+from rouge_plus import score
 from rouge_plus.kernels import skip_bigram, weighted_lcs
 from rouge_plus.rouge155 import bootstrap as bootstrap155
 from rouge_plus.rouge155.bootstrap import drand48_indices, rouge155_bootstrap, rouge155_order
@@ -141,6 +142,17 @@ def test_limit_bytes_and_the_sentence_level_quirk():
     assert limit_bytes_lcs(text, 9) == "abcdef\nghijkl\nmnopqrstu"  # kept bytes never add up
     assert limit_bytes("é" * 3, 3) == "é"  # UTF-8 bytes; a cut character is dropped
     assert limit_bytes(text, 0) == text
+
+
+def test_a_lone_surrogate_counts_three_bytes_under_max_bytes():
+    """A Python str may hold a lone surrogate; -b counts it as surrogatepass encodes it."""
+    text = "a\ud800b c"  # 1 + 3 + 1 + 1 + 1 bytes
+    assert limit_bytes(text, 4) == "a\ud800"
+    assert limit_bytes(text, 3) == "a"  # a cut surrogate is dropped like any cut character
+    assert limit_bytes_lcs(text, 5) == "a\ud800b"
+    scores = score([text], ["a b c"], rouge_types=["rouge1"], max_bytes=4, use_aggregator=False)
+    assert scores == {"rouge1": [2 / 3]}  # "a" against "a b ": P = 1/1, R = 1/2
+    assert score([text], ["a b c"], rouge_types=["rouge1"], max_bytes=10) == {"rouge1": 1.0}
 
 
 @given(st.lists(st.text(alphabet="ab .\t", max_size=12), max_size=6), st.integers(1, 30))
