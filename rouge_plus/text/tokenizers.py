@@ -97,9 +97,12 @@ _NON_ASCII_WORD_CHARACTER = regex.compile(
 
 def _default_native(text: str) -> bool:
     """Whether the compiled ASCII rule gives the default tokenizer's tokens: the text has no
-    non-ASCII word character (its other characters are separators either way, and NFC maps
-    none of them to an ASCII letter or digit)."""
-    return text.isascii() or _NON_ASCII_WORD_CHARACTER.search(text) is None
+    non-ASCII word character and NFC leaves it as it is (its other characters are then
+    separators either way). NFC can make a word character out of a separator: U+2ADC, a math
+    symbol, becomes U+2ADD and the combining mark U+0338, which joins the next word."""
+    return text.isascii() or (
+        _NON_ASCII_WORD_CHARACTER.search(text) is None and unicodedata.is_normalized("NFC", text)
+    )
 
 
 def _rouge_score_native(text: str) -> bool:
