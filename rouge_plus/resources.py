@@ -80,6 +80,11 @@ def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
 
     def tagged_topic_words(sentence: str) -> list[str]:
         tokens = cased(sentence)
+        if not builtin and not all(type(token) is str for token in tokens):
+            raise TypeError(
+                f"the topic types tag words: tokenizer {cased.name!r} must return str tokens "
+                "for them (other hashable tokens work with the other types)"
+            )
         kept = [tokens[i] for i in topic_filter(tokens, tagger(tokens), prefixes)]
         return [token.lower() for token in kept] if builtin else kept
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..kernels.native import Vocabulary
 from .sentences import SentenceSplitter
-from .tokenizers import Tokenizer
+from .tokenizers import CheckedTokenizer, Tokenizer
 
-Item = str | list[list[str]]
+Item = str | list[list[Hashable]]
 
 
 @dataclass(frozen=True)
@@ -165,6 +165,8 @@ class TextPipeline:
         keep_words: bool,
         prepare: Callable[[int, str], Item] | None = None,
     ) -> Encoded:
+        if isinstance(self.tokenizer, CheckedTokenizer):
+            items = _name_other_tokens(items, self.stopwords or frozenset())
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode(items, True, prepare)
         ids = np.frombuffer(ids, dtype=np.int32)
@@ -189,6 +191,35 @@ class TextPipeline:
             words if keep_words else [],
             word_ids if keep_words else None,
         )
+
+
+def _name_other_tokens(items: Sequence[Item], reserved: frozenset[str]) -> Sequence[Item]:
+    """The items with each distinct token that is not a str (a user's tokenizer may return ints
+    or tuples) replaced by a str name of its own, which no str token of this call, stopword or
+    stem of one can equal: the names start with a prefix that none of those starts with.
+
+    Names are per call, like the vocabulary they enter; equal tokens (``1 == 1.0``) share one.
+    """
+    names: dict[Hashable, str] = {}
+    words: set[str] = set(reserved)
+    for item in items:
+        for sentence in item:
+            for token in sentence:
+                if type(token) is str:
+                    words.add(token)
+                else:
+                    names.setdefault(token, "")
+    if not names:
+        return items
+    prefix = "\x00#"
+    while any(word.startswith(prefix) for word in words):
+        prefix = "\x00" + prefix
+    for number, token in enumerate(names):
+        names[token] = f"{prefix}{number}"
+    return [
+        [[token if type(token) is str else names[token] for token in sentence] for sentence in item]
+        for item in items
+    ]
 
 
 def _drop_words(

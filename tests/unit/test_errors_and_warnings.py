@@ -273,3 +273,12 @@ def test_scorer_after_a_failure_equals_a_fresh_one():
         scorer.score(["a", None], ["a", "b"])
     expected = RougeScorer(["rouge1", "rougeLsum"]).score(GOOD_PREDICTIONS, GOOD_REFERENCES)
     assert scorer.score(GOOD_PREDICTIONS, GOOD_REFERENCES) == expected
+
+
+def test_topic_types_need_str_tokens_and_say_so():
+    def lengths(text: str) -> list[int]:
+        return [len(word) for word in text.split()]
+
+    assert score(["aa b"], ["aa c"], rouge_types=["rouge1"], tokenizer=lengths) == {"rouge1": 1.0}
+    with pytest.raises(TypeError, match="topic types tag words"):
+        score(["aa b"], ["aa c"], rouge_types=["rougeTopic"], tokenizer=lengths)

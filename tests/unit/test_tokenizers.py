@@ -187,11 +187,16 @@ def test_callable_with_a_name_attribute_keeps_it() -> None:
     assert get_tokenizer(Named()).name == "my-tok"
 
 
-@pytest.mark.parametrize("bad_output", ["a b", None, ["a", 1], [b"a"], {"a"}])
+@pytest.mark.parametrize("bad_output", ["a b", None, {"a"}, ["a", ["b"]], ("a", {"b": 1})])
 def test_callable_with_wrong_output_raises_type_error(bad_output: object) -> None:
     tokenizer = get_tokenizer(lambda text: bad_output)
-    with pytest.raises(TypeError, match="must return a list of str"):
+    with pytest.raises(TypeError, match="must return a list of hashable tokens"):
         tokenizer("some text")
+
+
+def test_callable_may_return_any_hashable_tokens() -> None:
+    tokens = ["a", 1, 2.5, (3, "b"), b"c", None]
+    assert get_tokenizer(lambda text: tuple(tokens))("x") == tokens
 
 
 def test_spec_of_wrong_type_raises_type_error() -> None:
