@@ -19,7 +19,9 @@ import argparse
 import dataclasses
 import json
 import logging
+import os
 import sys
+import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -298,6 +300,34 @@ def _score(corpus: Corpus, options: ScoreOptions, args: argparse.Namespace) -> E
         )
 
 
+def write_replacing(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it to ``path``: an
+    interrupted or failed run leaves the previous file as it was, and no partial file.
+
+    The new file keeps the mode of the one it replaces (a new one gets the usual mode).
+    """
+    target = path.resolve()
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with open(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(temporary, _mode_for(target))
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permission bits of ``target``, or what a new file gets under the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def _fail(message: str) -> int:
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return 1
@@ -328,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.output is None:
             sys.stdout.write(text)
         else:
-            args.output.write_text(text, encoding="utf-8")
+            write_replacing(args.output, text)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
     except (InputError, TypeError, ValueError) as error:

@@ -10,8 +10,10 @@ import csv
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -327,3 +329,62 @@ def test_bench_corpus_matches_score(bench_rows, capsys):
     assert result["scores"] == rouge_plus.score(
         predictions, references, use_stemmer=True, return_precision_recall=True
     )
+
+
+# Runs the command line with a profile hook that, at the first write to a file in the output's
+# folder (whatever file the command writes there), touches a marker and sleeps: the test then
+# interrupts it in the middle of writing its output.
+_PAUSE_IN_FIRST_WRITE = """
+import os, pathlib, sys, time
+from rouge_plus.cli import main
+
+folder, marker = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+def pause_in_first_write(frame, event, function):
+    if event != "c_call" or function.__name__ != "write":
+        return
+    try:
+        path = os.readlink(f"/proc/self/fd/{function.__self__.fileno()}")
+    except (AttributeError, OSError, ValueError):
+        return
+    if pathlib.Path(path).parent == folder:
+        sys.setprofile(None)
+        marker.touch()
+        time.sleep(120)
+
+sys.setprofile(pause_in_first_write)
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="finds open files in /proc")
+def test_interrupted_output_leaves_the_previous_file_and_no_partial_file(tmp_path, jsonl_file):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    output = folder / "scores.csv"
+    output.write_text("previous results\n", encoding="utf-8")
+    marker = tmp_path / "writing"
+    argv = ["--jsonl", jsonl_file, "--per-example", "--format", "csv", "-o", str(output)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _PAUSE_IN_FIRST_WRITE, str(folder), str(marker), *argv],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert marker.exists(), "the command never started writing its output"
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert output.read_text(encoding="utf-8") == "previous results\n"
+    assert sorted(path.name for path in folder.iterdir()) == ["scores.csv"]
+
+    assert main(argv) == 0  # and an uninterrupted run replaces it
+    assert output.read_text(encoding="utf-8").startswith("index,rouge1,")
+    assert sorted(path.name for path in folder.iterdir()) == ["scores.csv"]
