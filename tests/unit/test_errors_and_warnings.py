@@ -168,7 +168,9 @@ def test_a_failing_hypothesis_run_shows_the_no_tokens_log_once(tmp_path):
     falsifying example, and a run outside CI draws new examples (a derandomized CI run hid a
     bug that a fresh clone's run found)."""
     test_file = Path(__file__).parents[1] / "support" / "failing_property.py"
+    repository = Path(__file__).parents[2]
     environment = {key: value for key, value in os.environ.items() if key != "CI"}
+    environment["PYTHONPATH"] = str(repository)
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(test_file)],
         capture_output=True,
