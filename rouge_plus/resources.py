@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .options import ScoreOptions
 from .rouge2.pos import load_tagger, topic_filter
 from .rouge2.synonyms import Synonyms, load_synonyms
-from .rouge155.length_limit import limit_bytes, limit_words
+from .rouge155.length_limit import limit_bytes, limit_bytes_lcs, limit_words
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
@@ -58,6 +58,7 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
         stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
         stopwords=resolve_stopwords(options.remove_stopwords),
         limit_text=_length_limit(options),
+        limit_sentences=_sentence_length_limit(options),
     )
 
 
@@ -96,6 +97,14 @@ def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
         return functools.partial(limit_words, max_words=options.max_words)
     if options.max_bytes:
         return functools.partial(limit_bytes, max_bytes=options.max_bytes)
+    return None
+
+
+def _sentence_length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    """ROUGE-1.5.5 reads the sentences of ROUGE-L and ROUGE-W under ``-b`` its own way
+    (:func:`~rouge_plus.rouge155.length_limit.limit_bytes_lcs`); the profile does too."""
+    if options.rouge155 and options.max_bytes:
+        return functools.partial(limit_bytes_lcs, max_bytes=options.max_bytes)
     return None
 
 

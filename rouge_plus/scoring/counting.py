@@ -17,6 +17,7 @@ import numpy as np
 
 from ..kernels.matching import maximum_matching
 from ..kernels.native import count_pairs
+from ..kernels.python import count_pairs_clipped
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
@@ -56,7 +57,9 @@ def count_texts(
     regular = [m for m in measures if m.kind != "topic"]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
-    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    # Sentences read under their own limit are clipped by the counts of the whole texts.
+    clipped = bool(by_sentence) and pipeline.limit_sentences is not None
+    separate = clipped or bool(by_sentence and whole and not pipeline.sentence_safe)
     encoded = pipeline.encode(
         texts,
         by_sentence=bool(by_sentence),
@@ -67,9 +70,19 @@ def count_texts(
     if separate:
         shift = len(texts)
         counts = count_measures(whole, encoded, pred_docs, ref_docs, synonyms)
-        counts.update(
-            count_measures(by_sentence, encoded, pred_docs + shift, ref_docs + shift, synonyms)
-        )
+        sentence_pairs = (pred_docs + shift, ref_docs + shift)
+        if clipped:
+            raw = count_pairs_clipped(
+                encoded.ids,
+                encoded.sentences,
+                encoded.documents,
+                sentence_pairs,
+                (pred_docs, ref_docs),
+                [m.kernel_spec().packed() for m in by_sentence],
+            )
+            counts.update({m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(by_sentence)})
+        else:
+            counts.update(count_measures(by_sentence, encoded, *sentence_pairs, synonyms))
     else:
         counts = count_measures(regular, encoded, pred_docs, ref_docs, synonyms)
     topic = [m for m in measures if m.kind == "topic"]
