@@ -14,8 +14,9 @@ sentence that reaches it is cut and reading stops.
   ``surrogatepass`` gives it, and a cut keeps it whole or drops it.
 - Quirk: for the sentence-level measures (ROUGE-L and ROUGE-W), 1.5.5 never adds up the bytes of
   the kept sentences: it keeps every sentence shorter than ``N`` bytes and cuts the first one
-  that is not. ``limit_bytes_lcs`` reproduces that; ROUGE-W's unigram clipping counts and its
-  prediction length still come from ``limit_bytes``.
+  that is not. ``limit_bytes_lcs`` reproduces that; the unigram counts that clip their hits
+  and the prediction length of both still come from ``limit_bytes`` (1.5.5 reads each text
+  twice), which ``profile="rouge155"`` follows.
 
 Each function returns the kept sentences joined by newlines.
 """
