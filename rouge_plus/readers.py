@@ -143,7 +143,7 @@ def reference_cell(value: object, where: str) -> list[str]:
     if isinstance(value, str) and value.lstrip().startswith("["):
         try:
             value = json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # also a number too long to convert
             return [value]  # a text that happens to start with "["
     if isinstance(value, str):
         return [value]

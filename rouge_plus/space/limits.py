@@ -217,5 +217,7 @@ def limits_markdown() -> str:
             f"- up to {MAX_RESAMPLES:,} bootstrap resamples",
             f"- {TIME_BUDGET_S} s of work per request; large requests take turns, "
             f"{LARGE_AT_ONCE} at a time; work stops when the page is closed",
+            f"- {CONCURRENT_REQUESTS} requests of each kind (single pair, corpus, API) at once "
+            f"and {QUEUE_SIZE} waiting; beyond that the Space says it is busy",
         ]
     )
