@@ -37,6 +37,13 @@ def _responds(url: str) -> bool:
 @contextlib.contextmanager
 def running_app() -> Iterator[str]:
     """Start ``python app.py`` on 127.0.0.1 at a free port; yield its URL; stop it."""
+    with app_process() as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def app_process() -> Iterator[tuple[str, subprocess.Popen]]:
+    """:func:`running_app`, yielding the server process too (its memory, its CPU time)."""
     port = free_port()
     env = {
         **os.environ,
@@ -56,7 +63,7 @@ def running_app() -> Iterator[str]:
                     log.seek(0)
                     raise RuntimeError(f"app.py did not start at {url}:\n{log.read()[-3000:]}")
                 time.sleep(0.5)
-            yield url
+            yield url, process
         finally:
             process.terminate()
             try:
