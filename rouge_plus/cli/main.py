@@ -273,8 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=FORMATS,
         default="table",
-        help="table (rounded, with the signature), json or csv (full precision) "
-        "(default: table)",
+        help="table (rounded, with the signature), json or csv (full precision) (default: table)",
     )
     output.add_argument("--per-example", action="store_true", help="one row per example")
     output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not stdout")

@@ -143,9 +143,7 @@ def bootstrap_options(
         }
     except (TypeError, ValueError):
         raise InputError("Give the confidence level, resamples and seed as numbers.") from None
-    return score_options(
-        options, aggregation="bootstrap", return_precision_recall=True, **settings
-    )
+    return score_options(options, aggregation="bootstrap", return_precision_recall=True, **settings)
 
 
 def corpus_summary(
