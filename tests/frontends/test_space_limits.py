@@ -51,7 +51,6 @@ def refused(**options: object) -> str:
         ({"rouge_types": ["rouge5"]}, "rouge5: the Space takes n-grams up to rouge4"),
         ({"rouge_types": ["rouge3+synonyms"]}, "n-grams up to rouge2+synonyms"),
         ({"rouge_types": ["rougeW-3.5"]}, "ROUGE-W weights from 1 to 3"),
-        ({"rouge_types": ["rougeW-0.5"]}, "ROUGE-W weights from 1 to 3"),
         ({"rouge_types": ["rougeSU101"]}, "skip gaps up to 100"),
         ({"n_resamples": 10_001}, "10,001 resamples: the Space takes at most 10,000"),
         ({"remove_stopwords": [str(i) for i in range(10_001)]}, "at most 10,000"),
