@@ -80,10 +80,10 @@ def _check_text(value: object, where: str) -> str:
     raise TypeError(f"{where} is a {type(value).__name__}; expected a str")
 
 
-def _texts(values: list, argument: str) -> list[str]:
+def _texts(values: list, argument: str, first: int = 0) -> list[str]:
     if all(type(value) is str for value in values):  # the common case, checked at C speed
         return values
-    return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values)]
+    return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values, first)]
 
 
 def _reference_row(value: object, row: int) -> list[str]:
@@ -103,12 +103,13 @@ def _reference_row(value: object, row: int) -> list[str]:
     return refs
 
 
-def normalize_inputs(predictions: object, references: object) -> Batch:
+def normalize_inputs(predictions: object, references: object, first_row: int = 0) -> Batch:
     """Validate predictions and references and bring them to one shape.
 
     ``references`` may hold one text per row or a list of texts per row (the two may be mixed).
+    Messages number the rows from ``first_row`` (the place of these rows in a longer input).
     """
-    preds = _texts(_as_list(predictions, "predictions"), "predictions")
+    preds = _texts(_as_list(predictions, "predictions"), "predictions", first_row)
     refs = _as_list(references, "references")
     if len(preds) != len(refs):
         raise ValueError(
@@ -121,7 +122,7 @@ def normalize_inputs(predictions: object, references: object) -> Batch:
         return Batch(preds, [[value] for value in refs])
     if _lists_of_texts(refs):
         return Batch(preds, refs)
-    return Batch(preds, [_reference_row(value, row) for row, value in enumerate(refs)])
+    return Batch(preds, [_reference_row(value, row) for row, value in enumerate(refs, first_row)])
 
 
 def _lists_of_texts(rows: list) -> bool:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import IO
 
 Corpus = tuple[list[str], list[list[str]]]
 Record = tuple[str, dict]  # (where: file and line or row, the row's columns)
@@ -73,13 +75,18 @@ def json_records(lines: Iterable[str], source: str) -> Iterator[Record]:
         yield where, row
 
 
-def csv_records(text: str, source: str) -> list[Record]:
-    """Rows of a CSV text with a header line, each named ``source: row N``."""
+def csv_records(lines: Iterable[str], source: str) -> Iterator[Record]:
+    """Rows of CSV lines with a header line, each named ``source: row N``."""
+    lines = iter(lines)
+    first = next(lines, "")
+    if first.lstrip().startswith("{"):
+        raise InputError(f"{source}: this looks like JSON Lines, not CSV: use --jsonl")
     try:
-        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+        reader = csv.DictReader(itertools.chain([first], lines))
+        for number, row in enumerate(reader, start=1):
+            yield f"{source}: row {number}", row
     except csv.Error as error:
         raise InputError(f"{source}: cannot be read as CSV ({error})") from None
-    return [(f"{source}: row {number}", row) for number, row in enumerate(rows, start=1)]
 
 
 def looks_like_jsonl(name: str, text: str) -> bool:
@@ -87,20 +94,42 @@ def looks_like_jsonl(name: str, text: str) -> bool:
     return Path(name).suffix.lower() in (".jsonl", ".json") or text.lstrip().startswith("{")
 
 
+def _records(lines: Iterable[str], source: str, jsonl: bool) -> Iterator[Record]:
+    """The rows of JSON Lines or CSV lines; ``InputError`` when there are none."""
+    empty = True
+    for record in json_records(lines, source) if jsonl else csv_records(lines, source):
+        empty = False
+        yield record
+    if empty:
+        raise InputError(f"{source}: no rows")
+
+
 def parse_records(text: str, source: str, *, jsonl: bool) -> list[Record]:
     """The rows of a JSON Lines or CSV text; ``InputError`` when there are none."""
-    records = list(json_records(text.splitlines(), source)) if jsonl else csv_records(text, source)
-    if not records:
-        raise InputError(f"{source}: no rows")
-    return records
+    return list(_records(io.StringIO(text, newline=""), source, jsonl))
 
 
-def read_records(path: Path, *, jsonl: bool | None = None) -> list[Record]:
-    """The rows of a JSON Lines or CSV file (``jsonl=None``: guessed from name and content)."""
-    text = read_text(path)
-    if jsonl is None:
-        jsonl = looks_like_jsonl(str(path), text)
-    return parse_records(text, str(path), jsonl=jsonl)
+def iter_records(path: Path, *, jsonl: bool) -> Iterator[Record]:
+    """The rows of a JSON Lines or CSV file, read as they are needed (a corpus larger than
+    memory streams through); ``InputError`` names the file and the line or row at fault."""
+    with Path(path).open("rb") as handle:
+        yield from _records(_utf8_lines(handle, str(path)), str(path), jsonl)
+
+
+def _utf8_lines(handle: IO[bytes], source: str) -> Iterator[str]:
+    """The lines of a UTF-8 file with their line ends (a byte-order mark is dropped);
+    ``InputError`` naming ``source`` and the byte at fault otherwise."""
+    offset = 0
+    for number, raw in enumerate(handle):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(
+                f"{source}: not UTF-8 text (byte {offset + error.start} cannot be decoded); "
+                "save it as UTF-8"
+            ) from None
+        offset += len(raw)
+        yield line.removeprefix("\ufeff") if number == 0 else line
 
 
 def column_names(records: Sequence[Record]) -> list[str]:
@@ -114,7 +143,7 @@ def reference_cell(value: object, where: str) -> list[str]:
     if isinstance(value, str) and value.lstrip().startswith("["):
         try:
             value = json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # also a number too long to convert
             return [value]  # a text that happens to start with "["
     if isinstance(value, str):
         return [value]
@@ -146,6 +175,15 @@ def corpus_from_records(
             ]
         )
     return preds, refs
+
+
+def corpus_chunks(
+    records: Iterable[Record], prediction: str, references: str | Sequence[str], size: int
+) -> Iterator[Corpus]:
+    """:func:`corpus_from_records` over ``size`` records at a time, read as they are needed."""
+    records = iter(records)
+    while chunk := list(itertools.islice(records, size)):
+        yield corpus_from_records(chunk, prediction, references)
 
 
 def _cell(row: dict, name: str, where: str) -> object:

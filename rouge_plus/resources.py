@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .options import ScoreOptions
 from .rouge2.pos import load_tagger, topic_filter
 from .rouge2.synonyms import Synonyms, load_synonyms
-from .rouge155.length_limit import limit_bytes, limit_words
+from .rouge155.length_limit import limit_bytes, limit_bytes_lcs, limit_words
 from .text.diagnostics import warn_once
 from .text.encoding import TextPipeline
 from .text.languages import LANGUAGES, language_stopwords, snowball_stemmer
@@ -87,6 +87,7 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
             else resolve_stopwords(options.remove_stopwords)
         ),
         limit_text=_length_limit(options),
+        limit_sentences=_sentence_length_limit(options),
     )
 
 
@@ -115,6 +116,11 @@ def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
 
     def tagged_topic_words(sentence: str) -> list[str]:
         tokens = cased(sentence)
+        if not builtin and not all(type(token) is str for token in tokens):
+            raise TypeError(
+                f"the topic types tag words: tokenizer {cased.name!r} must return str tokens "
+                "for them (other hashable tokens work with the other types)"
+            )
         kept = [tokens[i] for i in topic_filter(tokens, tagger(tokens), prefixes)]
         return [token.lower() for token in kept] if builtin else kept
 
@@ -126,6 +132,14 @@ def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
         return functools.partial(limit_words, max_words=options.max_words)
     if options.max_bytes:
         return functools.partial(limit_bytes, max_bytes=options.max_bytes)
+    return None
+
+
+def _sentence_length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    """ROUGE-1.5.5 reads the sentences of ROUGE-L and ROUGE-W under ``-b`` its own way
+    (:func:`~rouge_plus.rouge155.length_limit.limit_bytes_lcs`); the profile does too."""
+    if options.rouge155 and options.max_bytes:
+        return functools.partial(limit_bytes_lcs, max_bytes=options.max_bytes)
     return None
 
 

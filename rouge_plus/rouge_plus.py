@@ -6,6 +6,7 @@ are given straight to ``compute`` in a single process, they are scored directly 
 a round trip through evaluate's Arrow cache and file locks, which would only add time.
 """
 
+import os
 from pathlib import Path
 
 import datasets
@@ -173,9 +174,33 @@ class RougePlus(evaluate.Metric):
         if direct:
             return self._score(predictions, references, self._options(kwargs))
         self._options(kwargs)  # reject bad options before evaluate touches its cache
-        result = super().compute(predictions=predictions, references=references, **kwargs)
+        try:
+            result = super().compute(predictions=predictions, references=references, **kwargs)
+        except Exception:
+            self._restore_rows()
+            raise
         self._remove_locks()
         return result
+
+    def _restore_rows(self) -> None:
+        """After a failed ``compute``, put the added rows back so that it can be called again.
+
+        evaluate closes its writer and forgets its cache file before scoring, so an error while
+        scoring (a stopword file that does not exist, a tokenizer that raises) would drop every
+        row added with ``add_batch``, and a retry would find no cache. In a single process the
+        rows are loaded by then: they go into a fresh cache, the old file is removed.
+        """
+        if self.data is None or self.num_process != 1:
+            return
+        rows = self.data[:]
+        if self.buf_writer is None:  # rows on disk: remove them as a successful compute would
+            for filelock, file_path in zip(self.filelocks, self.file_paths, strict=True):
+                os.remove(file_path)
+                filelock.release()
+        self.data = None
+        evaluate.Metric.add_batch(
+            self, predictions=rows["predictions"], references=rows["references"]
+        )
 
     def _remove_locks(self) -> None:
         """Remove the lock files evaluate 0.4 leaves behind after a distributed compute.

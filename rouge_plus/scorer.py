@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
@@ -50,23 +50,54 @@ def score_examples(
     """Per-example scores of every row under ``options``.
 
     With ``chunk_size``, rows are scored that many at a time and ``on_chunk(start, stop)`` is
-    called after each chunk (rows ``start:stop``), e.g. to advance a progress bar; the scores do
-    not depend on it. Error messages count rows from 0 over the whole input.
+    called after each chunk (rows ``start:stop``), e.g. to advance a progress bar or to stop
+    the work by raising; the scores do not depend on it. Error messages count rows from 0 over
+    the whole input.
     """
     if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
         raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
     batch = normalize_inputs(predictions, references)
-    resources = Resources.for_options(options)
-    if options.use_stemmer and options.language is None:
-        _warn_if_not_english(batch)
     size = chunk_size or len(batch)
+    chunks = (batch.rows(start, start + size) for start in range(0, len(batch), size))
+    return _score_batches(chunks, options, on_chunk)
+
+
+def score_stream(
+    chunks: Iterable[tuple[object, object]],
+    options: ScoreOptions,
+    *,
+    on_chunk: Callable[[int, int], None] | None = None,
+) -> ExampleScores:
+    """Per-example scores of rows that arrive in chunks of ``(predictions, references)``, such
+    as rows read from a file as they are needed: only the scores are kept, so memory follows
+    the chunk, not the corpus. ``on_chunk`` and error messages as in :func:`score_examples`
+    (rows counted over the whole stream)."""
+
+    def batches() -> Iterator[Batch]:
+        start = 0
+        for predictions, references in chunks:
+            batch = normalize_inputs(predictions, references, first_row=start)
+            start += len(batch)
+            yield batch
+
+    return _score_batches(batches(), options, on_chunk)
+
+
+def _score_batches(
+    batches: Iterable[Batch], options: ScoreOptions, on_chunk: Callable[[int, int], None] | None
+) -> ExampleScores:
+    resources = Resources.for_options(options)
     parts = []
-    for start in range(0, len(batch), size):
-        stop = min(start + size, len(batch))
-        scores = _score_rows(batch.rows(start, stop), start, options, resources)
+    start = 0
+    for batch in batches:
+        if start == 0 and options.use_stemmer and options.language is None:
+            _warn_if_not_english(batch)
+        stop = start + len(batch)
+        scores = _score_rows(batch, start, options, resources)
         parts.append(ExampleScores(scores, options, resources.signature))
         if on_chunk is not None:
             on_chunk(start, stop)
+        start = stop
     return ExampleScores.concatenate(parts)
 
 

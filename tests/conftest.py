@@ -1,18 +1,49 @@
-"""Session fixtures over the shared test material."""
+"""Session fixtures over the shared test material, and the hypothesis profiles."""
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 
 import pytest
-from hypothesis import settings
+from hypothesis import is_hypothesis_test, settings
 from support.shared_data import read_jsonl, shared_file
 
-# CI runs the same examples every time (a red build must be reproducible); local runs keep
-# exploring new ones.
+# CI runs the same examples every time (a red build must be reproducible); local runs, such as
+# README's test command, keep exploring new ones.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+NO_TOKENS = "produced no tokens"
+
+
+@pytest.fixture(autouse=True)
+def _first_no_tokens_record_only(request: pytest.FixtureRequest) -> Iterator[None]:
+    """In a hypothesis test, keep only the first "no tokens" log record.
+
+    The core logs that warning once per scoring call, as it should; a hypothesis test makes one
+    call per example, and pytest prints every record of a failing test, so a failure once sat
+    under 236 identical lines. The warning itself is filtered per module with ``filterwarnings``.
+    """
+    if not is_hypothesis_test(request.function):
+        yield
+        return
+    logger = logging.getLogger("rouge_plus.text.diagnostics")
+    seen: list[logging.LogRecord] = []
+
+    def first_only(record: logging.LogRecord) -> bool:
+        if NO_TOKENS not in record.getMessage():
+            return True
+        seen.append(record)
+        return len(seen) == 1
+
+    logger.addFilter(first_only)
+    try:
+        yield
+    finally:
+        logger.removeFilter(first_only)
 
 
 @pytest.fixture(scope="session")

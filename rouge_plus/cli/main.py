@@ -19,9 +19,11 @@ import argparse
 import dataclasses
 import json
 import logging
+import os
 import sys
+import tempfile
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from tqdm import tqdm
@@ -32,14 +34,14 @@ from ..options import ScoreOptions
 from ..readers import (
     Corpus,
     InputError,
-    corpus_from_records,
+    corpus_chunks,
+    iter_records,
     read_demo,
-    read_records,
     read_saved_dataset,
     read_text_files,
 )
 from ..results import ExampleScores
-from ..scorer import score_examples
+from ..scorer import score_stream
 from ..scoring.multiref import MULTI_REF_MODES
 from ..text.languages import LANGUAGES
 from ..text.sentences import available_sentence_splitters, get_sentence_splitter
@@ -156,6 +158,39 @@ def _declared_options() -> dict[str, tuple[str, dict]]:
     }
 
 
+# Help of the options whose flag is derived from ScoreOptions: (metavar, help). A new option
+# gets a flag without an entry here, and tests/frontends/test_cli.py asks for one.
+DERIVED_HELP: dict[str, tuple[str, str]] = {
+    "profile": (
+        "NAME",
+        "default, or rouge155 for all of ROUGE-1.5.5's conventions at once: its tokenizer, "
+        "pooled references, alpha 0.5, summary-level ROUGE-L (default: default)",
+    ),
+    "remove_stopwords": (
+        "LIST",
+        "remove stopwords before stemming: true (a built-in English list), smart "
+        "(ROUGE-1.5.5's -s list) or a file of words, one a line (default: keep all words)",
+    ),
+    "max_words": ("N", "keep the first N words of every text, as ROUGE-1.5.5's -l N"),
+    "max_bytes": ("N", "keep the first N bytes (UTF-8) of every text, as ROUGE-1.5.5's -b N"),
+    "synonyms": (
+        "SOURCE",
+        "synonyms of the +synonyms types: wordnet, wordnet+related, nltk or a file of "
+        "synonym groups, one group a line (default: the bundled WordNet 3.0)",
+    ),
+    "pos_tagger": (
+        "TAGGER",
+        "part-of-speech tags of the topic types: pretagged for word/TAG input (default: the "
+        "bundled English tagger)",
+    ),
+    "topic_pos": (
+        "TAGS",
+        "tag prefixes of topic words, separated by | (default: NN|JJ, nouns and adjectives)",
+    ),
+    "num_proc": ("N", "score on N threads; the compiled kernels run in parallel (default: 1)"),
+}
+
+
 def _parse_value(text: str) -> object:
     """A flag value for an option of unknown type: JSON if it parses, else the text itself."""
     try:
@@ -173,11 +208,11 @@ def _derived_flag(field: dataclasses.Field) -> tuple[str, dict]:
     else:
         default = None
     flag = "--" + field.name.replace("_", "-")
-    described = f"{field.name} (default: {default!r})"
+    metavar, described = DERIVED_HELP.get(field.name, ("VALUE", f"{field.name} ({default!r})"))
     if isinstance(default, bool):
         return flag, {"action": argparse.BooleanOptionalAction, "help": described}
     value_type = type(default) if isinstance(default, (int, float, str)) else _parse_value
-    return flag, {"type": value_type, "metavar": "VALUE", "help": described}
+    return flag, {"type": value_type, "metavar": metavar, "help": described}
 
 
 def _option_flags() -> dict[str, tuple[str, dict]]:
@@ -226,12 +261,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="reference text file(s), one per reference per example",
     )
-    columns.add_argument("--prediction-column", default="prediction", metavar="NAME")
+    columns.add_argument(
+        "--prediction-column",
+        default="prediction",
+        metavar="NAME",
+        help="JSON Lines, CSV or dataset column of the predictions (default: prediction)",
+    )
     columns.add_argument(
         "--reference-column",
         default="references",
         metavar="NAME",
-        help="a text or a (JSON) list of texts per row (default: references)",
+        help="column of the references: a text or a (JSON) list of texts per row "
+        "(default: references)",
     )
     columns.add_argument("--split", metavar="NAME", help="split of a saved DatasetDict")
 
@@ -240,7 +281,12 @@ def build_parser() -> argparse.ArgumentParser:
         scoring.add_argument(flag, dest=_DEST_PREFIX + name, **{"default": None, **keywords})
 
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=FORMATS, default="table")
+    output.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="table (rounded, with the signature), json or csv (full precision) (default: table)",
+    )
     output.add_argument("--per-example", action="store_true", help="one row per example")
     output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not stdout")
     output.add_argument(
@@ -275,43 +321,88 @@ def _score_options(args: argparse.Namespace) -> ScoreOptions:
     return options
 
 
-def _read_corpus(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Corpus:
+def _input_chunks(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[Iterator[Corpus], int | None]:
+    """The input in chunks of ``--chunk-size`` rows, and its number of rows when known.
+
+    JSON Lines and CSV files are read as they are scored, so only a chunk of texts is in memory
+    at a time (and the per-example scores), whatever the size of the file.
+    """
+    size = args.chunk_size
+    columns = (args.prediction_column, args.reference_column)
+    if args.jsonl is not None or args.csv is not None:
+        jsonl = args.jsonl is not None
+        records = iter_records(args.jsonl if jsonl else args.csv, jsonl=jsonl)
+        return corpus_chunks(records, *columns, size), None
     if args.references and args.predictions is None:
         parser.error("--references goes with --predictions")
     if args.predictions is not None:
         if not args.references:
             parser.error("--predictions needs at least one --references FILE")
-        return read_text_files(args.predictions, args.references)
-    columns = (args.prediction_column, args.reference_column)
-    if args.jsonl is not None:
-        return corpus_from_records(read_records(args.jsonl, jsonl=True), *columns)
-    if args.csv is not None:
-        return corpus_from_records(read_records(args.csv, jsonl=False), *columns)
-    if args.dataset is not None:
-        return read_saved_dataset(args.dataset, args.split, *columns)
-    return read_demo()
+        predictions, references = read_text_files(args.predictions, args.references)
+    elif args.dataset is not None:
+        predictions, references = read_saved_dataset(args.dataset, args.split, *columns)
+    else:
+        predictions, references = read_demo()
+    starts = range(0, len(predictions), size)
+    chunks = ((predictions[i : i + size], references[i : i + size]) for i in starts)
+    return chunks, len(predictions)
 
 
-def _score(corpus: Corpus, options: ScoreOptions, args: argparse.Namespace) -> ExampleScores:
+def _score(
+    chunks: Iterator[Corpus], total: int | None, options: ScoreOptions, args: argparse.Namespace
+) -> ExampleScores:
     """Chunked scoring with a progress bar; the core's warnings become one line per chunk."""
-    predictions, references = corpus
     show = args.progress
     if show is None:
-        show = sys.stderr.isatty() and len(predictions) > args.chunk_size
-    bar = tqdm(total=len(predictions), unit="ex", disable=not show, file=sys.stderr, desc=PROG)
+        show = sys.stderr.isatty() and (total is None or total > args.chunk_size)
+    bar = tqdm(total=total, unit="ex", disable=not show, file=sys.stderr, desc=PROG)
     with warnings.catch_warnings(record=True) as caught, bar:
         warnings.simplefilter("always")
 
         def after_chunk(start: int, stop: int) -> None:
             for warning in caught:
-                where = f"rows {start}-{stop - 1}: " if len(predictions) > stop - start else ""
+                several = start > 0 or stop - start == args.chunk_size
+                where = f"rows {start}-{stop - 1}: " if several else ""
                 bar.write(f"{PROG}: warning: {where}{warning.message}", file=sys.stderr)
             caught.clear()
             bar.update(stop - start)
 
-        return score_examples(
-            predictions, references, options, chunk_size=args.chunk_size, on_chunk=after_chunk
-        )
+        return score_stream(chunks, options, on_chunk=after_chunk)
+
+
+def write_replacing(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it to ``path``: an
+    interrupted or failed run leaves the previous file as it was, and no partial file.
+
+    The new file keeps the mode of the one it replaces (a new one gets the usual mode). What is
+    not a regular file (``/dev/null``, a pipe) is written to as it is, never replaced.
+    """
+    if path.exists() and not path.is_file():
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
+    target = path.resolve()
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with open(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(temporary, _mode_for(target))
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permission bits of ``target``, or what a new file gets under the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _fail(message: str) -> int:
@@ -343,13 +434,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(error))
     _quiet_core_logger()
     try:
-        examples = _score(_read_corpus(args, parser), options, args)
+        examples = _score(*_input_chunks(args, parser), options, args)
         render = render_per_example if args.per_example else render_aggregate
         text = render(examples, args.format) + "\n"
         if args.output is None:
             sys.stdout.write(text)
         else:
-            args.output.write_text(text, encoding="utf-8")
+            write_replacing(args.output, text)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
     except (InputError, TypeError, ValueError) as error:

@@ -15,7 +15,7 @@ import numpy as np
 from . import skip_bigram, weighted_lcs
 from .lcs import lcs_length, summary_lcs_hits
 from .ngram import clipped_overlap, ngram_counts
-from .spec import Kernel, unpack
+from .spec import Kernel, KernelSpec, unpack
 
 # The compiled tokenizer's rule (lowercased, it is rouge_score's): runs of ASCII letters and
 # digits. The text tokenizers and the explanations use this one pattern too.
@@ -62,6 +62,29 @@ class PythonVocabulary:
         )
 
 
+class _Documents:
+    """The flat arrays of encoded documents, read back as Python lists (n-grams cached)."""
+
+    def __init__(self, ids: np.ndarray, sentences: np.ndarray, documents: np.ndarray) -> None:
+        self._flat = ids.tolist()
+        self._bounds = sentences.tolist()
+        self._doc_bounds = documents.tolist()
+        self._grams: dict[tuple[int, int], Counter] = {}
+
+    def sentences(self, doc: int) -> list[list[int]]:
+        first, last = self._doc_bounds[doc], self._doc_bounds[doc + 1]
+        return [self._flat[self._bounds[s] : self._bounds[s + 1]] for s in range(first, last)]
+
+    def tokens(self, doc: int) -> list[int]:
+        bounds = self._bounds
+        return self._flat[bounds[self._doc_bounds[doc]] : bounds[self._doc_bounds[doc + 1]]]
+
+    def ngrams(self, doc: int, n: int) -> Counter:
+        if (doc, n) not in self._grams:
+            self._grams[doc, n] = ngram_counts(self.tokens(doc), n)
+        return self._grams[doc, n]
+
+
 def count_pairs_python(
     ids: np.ndarray,
     sentences: np.ndarray,
@@ -73,45 +96,70 @@ def count_pairs_python(
 ) -> np.ndarray:
     """Hit, pred_base and ref_base of every pair and measure (see ``_native.count_pairs``)."""
     del vocab_size  # the C kernel sizes its scratch tables with it
-    bounds = sentences.tolist()
-    doc_bounds = documents.tolist()
-    flat = ids.tolist()
-
-    def doc_sentences(doc: int) -> list[list[int]]:
-        first, last = doc_bounds[doc], doc_bounds[doc + 1]
-        return [flat[bounds[s] : bounds[s + 1]] for s in range(first, last)]
-
-    def doc_tokens(doc: int) -> list[int]:
-        return flat[bounds[doc_bounds[doc]] : bounds[doc_bounds[doc + 1]]]
-
-    grams: dict[tuple[int, int], Counter] = {}
-
-    def ngrams(doc: int, n: int) -> Counter:
-        if (doc, n) not in grams:
-            grams[doc, n] = ngram_counts(doc_tokens(doc), n)
-        return grams[doc, n]
-
+    docs = _Documents(ids, sentences, documents)
     specs = [unpack(packed) for packed in measures]
     out = np.zeros((len(measures), 3, len(pred_docs)))
     for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
-        pred, ref = doc_tokens(p), doc_tokens(r)
+        pred, ref = docs.tokens(p), docs.tokens(r)
         for m, spec in enumerate(specs):
             if spec.kernel == Kernel.NGRAM:
                 n = spec.n
-                hit = clipped_overlap(ngrams(p, n), ngrams(r, n))
+                hit = clipped_overlap(docs.ngrams(p, n), docs.ngrams(r, n))
                 bases = (max(len(pred) - n + 1, 0), max(len(ref) - n + 1, 0))
             elif spec.kernel == Kernel.LCS:
                 hit, bases = lcs_length(ref, pred), (len(pred), len(ref))
-            elif spec.kernel == Kernel.SUMMARY_LCS:
-                hit = summary_lcs_hits(
-                    doc_sentences(r), doc_sentences(p), ngrams(r, 1), ngrams(p, 1)
-                )
-                bases = (len(pred), len(ref))
-            elif spec.kernel == Kernel.WEIGHTED_LCS:
-                hit, *bases = weighted_lcs.counts(doc_sentences(p), doc_sentences(r), spec.weight)
-            else:
+            elif spec.kernel == Kernel.SKIP_BIGRAM:
                 hit, *bases = skip_bigram.counts(
-                    doc_sentences(p), doc_sentences(r), spec.max_gap, spec.unigrams
+                    docs.sentences(p), docs.sentences(r), spec.max_gap, spec.unigrams
                 )
+            else:
+                hit, *bases = _sentence_counts(spec, docs, (p, r), (p, r))
             out[m, :, k] = (hit, *bases)
     return out
+
+
+def count_pairs_clipped(
+    ids: np.ndarray,
+    sentences: np.ndarray,
+    documents: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray],
+    clip_pairs: tuple[np.ndarray, np.ndarray],
+    measures: Sequence[tuple[int, int, float]],
+) -> np.ndarray:
+    """Like :func:`count_pairs_python` for the sentence-level kernels (summary-level and
+    weighted LCS) of the pairs ``pairs = (pred_docs, ref_docs)``, with the unigram counts that
+    clip the hits, and the prediction's length, taken from the documents ``clip_pairs``.
+
+    ROUGE-1.5.5 under ``-b`` reads a text twice: its sentences as the LCS sees them, and its
+    tokens for the clipping counts and the peer's length under another byte limit (see
+    :mod:`rouge_plus.rouge155.length_limit`).
+    """
+    docs = _Documents(ids, sentences, documents)
+    specs = [unpack(packed) for packed in measures]
+    out = np.zeros((len(measures), 3, len(pairs[0])))
+    rows = zip(*(side.tolist() for side in (*pairs, *clip_pairs)), strict=True)
+    for k, (p, r, clip_p, clip_r) in enumerate(rows):
+        for m, spec in enumerate(specs):
+            out[m, :, k] = _sentence_counts(spec, docs, (p, r), (clip_p, clip_r))
+    return out
+
+
+def _sentence_counts(
+    spec: KernelSpec, docs: _Documents, pair: tuple[int, int], clip: tuple[int, int]
+) -> tuple[float, float, float]:
+    """Hit, pred_base and ref_base of a summary-level or weighted LCS: sentences from the
+    documents ``pair``, clipping counts and prediction length from the documents ``clip``."""
+    (p, r), (clip_p, clip_r) = pair, clip
+    if spec.kernel == Kernel.SUMMARY_LCS:
+        hit = summary_lcs_hits(
+            docs.sentences(r), docs.sentences(p), docs.ngrams(clip_r, 1), docs.ngrams(clip_p, 1)
+        )
+        return hit, len(docs.tokens(clip_p)), len(docs.tokens(r))
+    if spec.kernel == Kernel.WEIGHTED_LCS:
+        return weighted_lcs.counts(
+            docs.sentences(p),
+            docs.sentences(r),
+            spec.weight,
+            clip=(docs.tokens(clip_p), docs.tokens(clip_r)),
+        )
+    raise ValueError(f"{spec.kernel.name} is not a sentence-level kernel")

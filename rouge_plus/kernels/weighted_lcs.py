@@ -72,10 +72,17 @@ def counts(
     pred_sents: Sentences,
     ref_sents: Sentences,
     weight: float,
+    clip: tuple[Sequence[Hashable], Sequence[Hashable]] | None = None,
 ) -> tuple[float, float, float]:
-    """``(hit, pred_base, ref_base)`` with ``pred_base = f(n)`` and ``ref_base = f(Σ_r f(|r|))``."""
-    pred_unigrams = [token for sentence in pred_sents for token in sentence]
-    ref_unigrams = [token for sentence in ref_sents for token in sentence]
+    """``(hit, pred_base, ref_base)`` with ``pred_base = f(n)`` and ``ref_base = f(Σ_r f(|r|))``.
+
+    ``clip``, when given, holds the (prediction, reference) tokens whose counts clip the hits and
+    whose prediction length is ``n``; by default, the tokens of the sentences themselves
+    (1.5.5 under ``-b`` reads them under another limit).
+    """
+    if clip is None:
+        clip = ([t for s in pred_sents for t in s], [t for s in ref_sents for t in s])
+    pred_unigrams, ref_unigrams = clip
     longest = max((len(sentence) for sentence in (*pred_sents, *ref_sents)), default=0)
     powers = [k**weight for k in range(longest + 2)]
     pred_left = Counter(pred_unigrams)

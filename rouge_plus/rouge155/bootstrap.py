@@ -16,6 +16,7 @@ Every operation is done in the Perl script's order, so the printed 5 decimals ag
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -34,28 +35,41 @@ class Estimate(NamedTuple):
     high: float
 
 
+# Draws computed at once: bounds the memory of the bootstrap to a few tens of MB for any
+# number of instances and resamples (all at once, 10,000 of each took 2.4 GB).
+_DRAW_BUDGET = 1 << 20
+
+
 def drand48_indices(n_items: int, n_resamples: int) -> np.ndarray:
     """``(n_items, n_resamples)``: draw ``i`` of resample ``s`` is ``int(n_items · rand())``
-    after Perl's ``srand(s)``.
+    after Perl's ``srand(s)``."""
+    return np.concatenate([*_drand48_blocks(n_items, n_resamples), np.empty((0, n_resamples))])
+
+
+def _drand48_blocks(n_items: int, n_resamples: int) -> Iterator[np.ndarray]:
+    """:func:`drand48_indices` a block of draws at a time (draws ``0 ..`` in order), each block
+    holding at most about ``_DRAW_BUDGET`` indices.
 
     drand48 starts from ``x = s·2^16 + 0x330E`` and steps ``x = a·x + c mod 2^48``, returning
     ``x / 2^48``; step ``i`` is the affine map ``x -> A_i·x + C_i``, so all resamples are drawn
     at once (uint64 products wrap mod 2^64, which keeps them right mod 2^48).
     """
-    multipliers, increments = [], []
-    a_i, c_i = 1, 0
-    for _ in range(n_items):
-        a_i, c_i = (
-            (_DRAND48_A * a_i) & _DRAND48_MASK,
-            (_DRAND48_A * c_i + _DRAND48_C) & _DRAND48_MASK,
-        )
-        multipliers.append(a_i)
-        increments.append(c_i)
     seeds = (np.arange(n_resamples, dtype=np.uint64) << np.uint64(16)) | np.uint64(0x330E)
-    states = np.array(multipliers, dtype=np.uint64)[:, None] * seeds[None, :]
-    states += np.array(increments, dtype=np.uint64)[:, None]
-    states &= np.uint64(_DRAND48_MASK)
-    return (n_items * (states.astype(np.float64) / _TWO_TO_48)).astype(np.int64)
+    block = max(1, _DRAW_BUDGET // max(n_resamples, 1))
+    a_i, c_i = 1, 0
+    for first in range(0, n_items, block):
+        multipliers, increments = [], []
+        for _ in range(first, min(first + block, n_items)):
+            a_i, c_i = (
+                (_DRAND48_A * a_i) & _DRAND48_MASK,
+                (_DRAND48_A * c_i + _DRAND48_C) & _DRAND48_MASK,
+            )
+            multipliers.append(a_i)
+            increments.append(c_i)
+        states = np.array(multipliers, dtype=np.uint64)[:, None] * seeds[None, :]
+        states += np.array(increments, dtype=np.uint64)[:, None]
+        states &= np.uint64(_DRAND48_MASK)
+        yield (n_items * (states.astype(np.float64) / _TWO_TO_48)).astype(np.int64)
 
 
 def rouge155_order(n_rows: int, peer_id: str = "X") -> np.ndarray:
@@ -117,15 +131,12 @@ def rouge155_bootstrap(
     if not 0 <= confidence <= 1:
         raise ValueError("confidence is a fraction between 0 and 1 (0.95 for -c 95)")
     values = np.stack([recall, precision, f], axis=1)
-    means = np.zeros((n_resamples, 3))
-    if n_items:
-        draws = drand48_indices(n_items, n_resamples)
+    totals = np.zeros((3, n_resamples))
+    for draws in _drand48_blocks(n_items, n_resamples):
         for k in range(3):
-            drawn = values[:, k][draws]
-            total = np.zeros(n_resamples)
-            for row in drawn:  # Perl's left-to-right sum, vectorized over resamples
-                total += row
-            means[:, k] = total / n_items
+            for row in values[:, k][draws]:  # Perl's left-to-right sum, over all resamples
+                totals[k] += row
+    means = (totals / max(n_items, 1)).T
     confidence_percent = round(confidence * 100, 9)
     return {
         name: _estimate(means[:, k], confidence_percent) for k, name in enumerate(("R", "P", "F"))

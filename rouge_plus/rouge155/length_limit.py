@@ -9,11 +9,14 @@ sentence that reaches it is cut and reading stops.
   word even though the tokenizer later drops it, and a line that starts with whitespace counts
   one extra, empty word (Perl's ``split``). Whitespace is ASCII only.
 - Bytes are UTF-8 bytes of each line; the spaces that later join sentences are not counted. A
-  cut inside a multi-byte character leaves a fragment that the tokenizer drops anyway.
+  cut inside a multi-byte character leaves a fragment that the tokenizer drops anyway. A lone
+  surrogate (which no UTF-8 file holds, but a Python ``str`` may) counts as the 3 bytes that
+  ``surrogatepass`` gives it, and a cut keeps it whole or drops it.
 - Quirk: for the sentence-level measures (ROUGE-L and ROUGE-W), 1.5.5 never adds up the bytes of
   the kept sentences: it keeps every sentence shorter than ``N`` bytes and cuts the first one
-  that is not. ``limit_bytes_lcs`` reproduces that; ROUGE-W's unigram clipping counts and its
-  prediction length still come from ``limit_bytes``.
+  that is not. ``limit_bytes_lcs`` reproduces that; the unigram counts that clip their hits
+  and the prediction length of both still come from ``limit_bytes`` (1.5.5 reads each text
+  twice), which ``profile="rouge155"`` follows.
 
 Each function returns the kept sentences joined by newlines.
 """
@@ -54,8 +57,22 @@ def limit_words(text: str, max_words: int) -> str:
     return "\n".join(kept)
 
 
+def _size(line: str) -> int:
+    return len(_utf8(line))
+
+
+def _utf8(line: str) -> bytes:
+    return line.encode("utf-8", "surrogatepass")
+
+
 def _first_bytes(line: str, size: int) -> str:
-    return line.encode("utf-8")[:size].decode("utf-8", errors="ignore")
+    """The characters of ``line`` whose UTF-8 bytes fit in ``size``: only the last character
+    can be cut, and a cut character is dropped."""
+    head = _utf8(line)[:size]
+    try:
+        return head.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError as error:  # a character cut at the end
+        return head[: error.start].decode("utf-8", "surrogatepass")
 
 
 def limit_bytes(text: str, max_bytes: int) -> str:
@@ -65,7 +82,7 @@ def limit_bytes(text: str, max_bytes: int) -> str:
     kept: list[str] = []
     total = 0
     for line in _lines(text):
-        size = len(line.encode("utf-8"))
+        size = _size(line)
         if total + size < max_bytes:
             kept.append(line)
             total += size
@@ -81,7 +98,7 @@ def limit_bytes_lcs(text: str, max_bytes: int) -> str:
         return text
     kept: list[str] = []
     for line in _lines(text):
-        if len(line.encode("utf-8")) < max_bytes:
+        if _size(line) < max_bytes:
             kept.append(line)
         else:
             kept.append(_first_bytes(line, max_bytes))

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
 import numpy as np
 
 from ..kernels.matching import maximum_matching
 from ..kernels.native import count_pairs
+from ..kernels.python import count_pairs_clipped
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
@@ -56,7 +57,9 @@ def count_texts(
     regular = [m for m in measures if m.kind != "topic"]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
-    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    # Sentences read under their own limit are clipped by the counts of the whole texts.
+    clipped = bool(by_sentence) and pipeline.limit_sentences is not None
+    separate = clipped or bool(by_sentence and whole and not pipeline.sentence_safe)
     encoded = pipeline.encode(
         texts,
         by_sentence=bool(by_sentence),
@@ -67,9 +70,19 @@ def count_texts(
     if separate:
         shift = len(texts)
         counts = count_measures(whole, encoded, pred_docs, ref_docs, synonyms)
-        counts.update(
-            count_measures(by_sentence, encoded, pred_docs + shift, ref_docs + shift, synonyms)
-        )
+        sentence_pairs = (pred_docs + shift, ref_docs + shift)
+        if clipped:
+            raw = count_pairs_clipped(
+                encoded.ids,
+                encoded.sentences,
+                encoded.documents,
+                sentence_pairs,
+                (pred_docs, ref_docs),
+                [m.kernel_spec().packed() for m in by_sentence],
+            )
+            counts.update({m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(by_sentence)})
+        else:
+            counts.update(count_measures(by_sentence, encoded, *sentence_pairs, synonyms))
     else:
         counts = count_measures(regular, encoded, pred_docs, ref_docs, synonyms)
     topic = [m for m in measures if m.kind == "topic"]
@@ -138,34 +151,63 @@ def _token_relation(
     return related, keys
 
 
+def _interchangeable(
+    tokens: Iterable[int], related: Callable[[int, int], bool], keys: dict[int, frozenset]
+) -> tuple[dict[int, int], dict[int, frozenset[int]]]:
+    """A representative for each token, and the representatives each one matches.
+
+    Tokens that are equal or related to exactly the same tokens can replace one another in any
+    n-gram without changing what it matches, so n-grams that differ only by such tokens are one
+    kind of unit: three words that are all synonyms of one another ("big", "large", "great")
+    become one token, and 2,000 occurrences of them one kind of n-gram however they are
+    arranged. Two tokens can only be related when their keys meet.
+    """
+    tokens = sorted(set(tokens))
+    by_key = defaultdict(list)
+    for token in tokens:
+        for key in keys[token]:
+            by_key[key].append(token)
+    representative: dict[int, int] = {}
+    neighbours_of: dict[int, frozenset[int]] = {}
+    by_neighbours: dict[frozenset[int], int] = {}
+    for token in tokens:
+        neighbours = frozenset(
+            other for key in keys[token] for other in by_key[key] if related(token, other)
+        ).union((token,))
+        representative[token] = by_neighbours.setdefault(neighbours, token)
+        neighbours_of[representative[token]] = neighbours
+    matches = {
+        token: frozenset(representative[other] for other in neighbours)
+        for token, neighbours in neighbours_of.items()
+    }
+    return representative, matches
+
+
 def synonym_counts(
     n: int, encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray, synonyms: SynonymMatcher
 ) -> Counts:
     """Units are n-grams; two match when every position is the same word or synonyms, and the
     hit is a maximum one-to-one matching between the two texts' n-gram occurrences."""
     related, keys = _token_relation(encoded, synonyms)
-
-    def first_keys(gram: tuple) -> Iterator:
-        yield ("=", gram[0])
-        yield from keys[gram[0]]
+    representative, matches = _interchangeable(encoded.ids.tolist(), related, keys)
 
     def compatible(a: tuple, b: tuple) -> bool:
-        return all(x == y or related(x, y) for x, y in zip(a, b, strict=True))
+        return all(y in matches[x] for x, y in zip(a, b, strict=True))
 
-    documents = encoded.document_tokens()
+    documents = [[representative[t] for t in doc] for doc in encoded.document_tokens()]
     grams = functools.lru_cache(maxsize=None)(
         lambda doc: Counter(zip(*(documents[doc][i:] for i in range(n)), strict=False))
     )
     out = np.zeros((3, len(pred_docs)))
     for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
         pred, ref = grams(p), grams(r)
-        by_first_key = defaultdict(list)  # reference n-grams by the keys of their first word
+        by_first = defaultdict(list)  # reference n-grams by their first token
         for gram in ref:
-            for key in first_keys(gram):
-                by_first_key[key].append(gram)
+            by_first[gram[0]].append(gram)
 
-        def candidates(gram: tuple, index: dict = by_first_key) -> set:
-            return {other for key in first_keys(gram) for other in index.get(key, ())}
+        def candidates(gram: tuple, index: dict = by_first) -> Iterator[tuple]:
+            for first in matches[gram[0]]:
+                yield from index.get(first, ())
 
         out[:, k] = (maximum_matching(pred, ref, compatible, candidates), pred.total(), ref.total())
     return out[0], out[1], out[2]

@@ -1,4 +1,5 @@
-"""The Space's ``/score`` endpoint: ``rouge_plus.score`` over HTTP, the same options and numbers.
+"""The Space's ``/score`` endpoint: ``rouge_plus.score`` over HTTP, the same options and numbers,
+within the Space's limits.
 
 Its parameters are derived from :class:`~rouge_plus.options.ScoreOptions`, so an option the
 core adds reaches the API without a change here; the few it leaves out are listed in
@@ -11,9 +12,10 @@ import dataclasses
 import inspect
 from typing import Any
 
+from ..inputs import normalize_inputs
 from ..options import ScoreOptions
 from ..readers import InputError
-from ..scorer import score
+from .limits import Budget, aggregate_within, score_within_limits
 
 # ScoreOptions fields the public API does not take, and why.
 OMITTED_OPTIONS = {
@@ -65,8 +67,9 @@ def _parameters() -> list[inspect.Parameter]:
 API_SIGNATURE = inspect.Signature(_parameters(), return_annotation=dict)
 
 
-def score_api(*args: object, **kwargs: object) -> dict:
-    """``rouge_plus.score`` over HTTP: the same options, the same numbers.
+def score_api(*args: object, budget: Budget | None = None, **kwargs: object) -> dict:
+    """``rouge_plus.score`` over HTTP: the same options, the same numbers, within the Space's
+    limits (:mod:`.limits`; ``budget`` says when to stop working).
 
     ``references`` holds one text or a list of texts per prediction; an option left out (None)
     takes the library's default. ``remove_stopwords`` is true (English list), ``"smart"`` or a
@@ -78,7 +81,12 @@ def score_api(*args: object, **kwargs: object) -> dict:
     stopwords = arguments.get("remove_stopwords")
     if isinstance(stopwords, str) and stopwords.lower() != "smart":
         raise InputError('remove_stopwords: give true, "smart" or a list of words')
-    return score(predictions, references, **arguments)
+    options = ScoreOptions.from_kwargs(**arguments)
+    budget = budget or Budget()
+    examples = score_within_limits(normalize_inputs(predictions, references), options, budget)
+    if not options.use_aggregator:
+        return examples.per_example()
+    return aggregate_within(examples, options, budget)
 
 
 score_api.__signature__ = API_SIGNATURE  # type: ignore[attr-defined]

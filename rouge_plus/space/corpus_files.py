@@ -7,16 +7,24 @@ becomes an :class:`~rouge_plus.readers.InputError` naming the row or line instea
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import csv
+import functools
 import os
+import shutil
+import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..readers import InputError, Record, decode, looks_like_jsonl, parse_records
 from ..results import ExampleScores
+from .limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 
-MAX_UPLOAD_MB = 5
-MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+# How long a download stays in our folder: Gradio copies it into its own cache (which it empties
+# itself, see page.DELETE_CACHE) as soon as the request returns.
+DOWNLOAD_KEEP_S = 60
 
 # Column names guessed for the pickers, case-insensitively, first match wins.
 PREDICTION_COLUMNS = ("prediction", "predictions", "candidate", "summary", "hypothesis", "output")
@@ -55,6 +63,25 @@ def guess_column(columns: Sequence[str], preferred: Sequence[str]) -> str | None
     """The first of ``preferred`` among ``columns`` (ignoring case), as spelled in ``columns``."""
     lowered = {column.lower(): column for column in columns}
     return next((lowered[name] for name in preferred if name in lowered), None)
+
+
+@functools.cache
+def _download_root() -> Path:
+    root = Path(tempfile.mkdtemp(prefix="rouge_plus_downloads_"))
+    atexit.register(shutil.rmtree, root, True)
+    return root
+
+
+def download_folder() -> Path:
+    """A new folder for one request's download, in one folder per process that is removed at
+    exit; the folders of earlier requests older than :data:`DOWNLOAD_KEEP_S` go now."""
+    root = _download_root()
+    cutoff = time.time() - DOWNLOAD_KEEP_S
+    for old in root.iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            if old.stat().st_mtime < cutoff:
+                shutil.rmtree(old, ignore_errors=True)
+    return Path(tempfile.mkdtemp(dir=root))
 
 
 def write_scores_csv(examples: ExampleScores, directory: str | os.PathLike) -> Path:

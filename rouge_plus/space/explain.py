@@ -104,20 +104,64 @@ def _aligned_spans(
     word: str, offset: int, tokens: list[str], tokenize: Callable[[str], list[str]]
 ) -> list[TokenSpan]:
     """Spans by growing slices: a token starts where a slice first yields a token, and ends
-    where the slice from its start first yields exactly that token."""
+    where the slice from its start first yields exactly that token.
+
+    Slices grow by galloping, not one character at a time: a 20,000-character word that NFC
+    composes (decomposed accents) took 28 s character by character, re-tokenizing each slice.
+    """
     spans = []
     position = 0
     for token in tokens:
-        start = position
-        while start < len(word) and not tokenize(word[position : start + 1]):
-            start += 1
-        end = start + 1
-        while end < len(word) and tokenize(word[start:end])[:1] != [token]:
-            end += 1
-        end = min(end, len(word))
+        start = _least(position, len(word), lambda s, at=position: bool(tokenize(word[at : s + 1])))
+        end = _token_end(word, start, token, tokenize)
         spans.append(TokenSpan(offset + start, offset + end, token))
         position = end
     return spans
+
+
+def _token_end(word: str, start: int, token: str, tokenize: Callable[[str], list[str]]) -> int:
+    """The least ``end`` after ``start`` where ``word[start:end]`` first yields ``token``, or
+    ``len(word)``. The first token of a growing slice only grows: find where it is first as long
+    as ``token`` (or a second token shows), then step while it stays that long."""
+
+    def tokens_from(end: int) -> list[str]:
+        return tokenize(word[start:end])
+
+    def long_enough(end: int) -> bool:
+        found = tokens_from(end)
+        return len(found) > 1 or bool(found) and len(found[0]) >= len(token)
+
+    end = _least(start + 1, len(word), long_enough)
+    while end < len(word):
+        first = tokens_from(end)[0]
+        if first == token:
+            return end
+        if len(first) != len(token):
+            break
+        end += 1
+    return len(word)
+
+
+def _least(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The least ``x`` in ``[low, high)`` where ``holds(x)``, or ``high``; ``holds`` stays true
+    once true. Galloping then bisection: about 2·log2(x - low) calls."""
+    if low >= high or holds(low):
+        return min(low, high)
+    false, step = low, 1  # holds(false) is false
+    while True:
+        probe = min(false + step, high - 1)
+        if probe == false:
+            return high
+        if holds(probe):
+            break
+        false, step = probe, step * 2
+    while probe - false > 1:
+        middle = (false + probe) // 2
+        if holds(middle):
+            probe = middle
+        else:
+            false = middle
+    return probe
 
 
 def explain_pair(

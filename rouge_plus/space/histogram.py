@@ -14,6 +14,7 @@ from ..results import ExampleScores  # noqa: E402
 from .render import display_name  # noqa: E402
 
 HISTOGRAM_BINS = 20
+ROUND_DECIMALS = 9
 
 
 def histogram_figure(examples: ExampleScores) -> Figure:
@@ -22,11 +23,13 @@ def histogram_figure(examples: ExampleScores) -> Figure:
     figure, axes = plt.subplots(
         len(names), 1, sharex=True, figsize=(7, 0.5 + 1.1 * len(names)), dpi=110, squeeze=False
     )
-    bins = np.linspace(0, 1, HISTOGRAM_BINS + 1)
+    bins = np.arange(HISTOGRAM_BINS + 1) / HISTOGRAM_BINS  # exact edges: 16 / 20 is 0.8
     colours = plt.get_cmap("tab10").colors
     for row, name in enumerate(names):
         ax = axes[row, 0]
-        values = examples.scores[name][:, 2]
+        # Rounded, so that 0.8 and 0.8000000000000002 (the same F reached by other sums) share
+        # a bar.
+        values = np.round(examples.scores[name][:, 2], ROUND_DECIMALS)
         ax.hist(values, bins=bins, color=colours[row % len(colours)], alpha=0.8, edgecolor="white")
         ax.axvline(values.mean(), color="#111827", linewidth=1, linestyle="--")
         ax.set_ylabel(display_name(name), rotation=0, ha="right", va="center", fontsize="small")

@@ -12,37 +12,55 @@ modules, which the tests call without a browser. The API endpoint ``/score`` (se
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import functools
+import gc
+import logging
 import os
-import tempfile
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import gradio as gr
+from gradio.context import LocalContext
 from matplotlib.figure import Figure
 
 from .._version import __version__
+from ..inputs import Batch, normalize_inputs
 from ..options import PROFILES
 from ..readers import InputError, column_names, corpus_from_records, sample_text
-from ..scorer import score_examples
 from ..scoring.multiref import MULTI_REF_MODES
 from ..text.sentences import available_sentence_splitters
 from ..text.tokenizers import available_tokenizers
 from . import api, comparison
 from .corpus_files import (
-    MAX_UPLOAD_MB,
     PREDICTION_COLUMNS,
     REFERENCE_COLUMNS,
+    download_folder,
     guess_column,
     load_source,
     write_scores_csv,
 )
 from .histogram import histogram_figure
+from .limits import (
+    CONCURRENT_REQUESTS,
+    MAX_RESAMPLES,
+    MAX_UPLOAD_MB,
+    QUEUE_SIZE,
+    Budget,
+    check_options,
+    check_texts,
+    limits_markdown,
+    score_within_limits,
+    turn,
+)
 from .pair_input import check_pair, split_references
 from .render import CSS, explanation_html, scores_table_html, summary_table_html
 from .scoring import (
     DEFAULT_TOPIC_POS,
     DEFAULT_TYPES,
     TYPE_CHOICES,
+    bootstrap_options,
     build_options,
     corpus_summary,
     explain_references,
@@ -53,7 +71,12 @@ from .scoring import (
     stopword_choices,
 )
 
-CORPUS_CHUNK_ROWS = 200  # rows scored between two progress-bar updates
+logger = logging.getLogger(__name__)
+Result = TypeVar("Result")
+
+# Gradio's cache (uploads, downloads): every DELETE_CACHE[0] s, files older than
+# DELETE_CACHE[1] s are deleted.
+DELETE_CACHE = (300, 600)
 
 MULTI_REF_LABELS = {
     "best": "best F (rouge_score)",
@@ -101,14 +124,77 @@ Score generated text against references with the whole ROUGE family — numbers 
 intervals.
 """
 
+LIMITS = f"""
+This public Space is shared, so each request has limits (the library and the `rouge-plus`
+command line have none):
+
+{limits_markdown()}
+"""
+
+REFUSED = "Cannot score this input"
+
+
+def releasing_memory(handler: Callable[..., Result]) -> Callable[..., Result]:
+    """``handler``, giving the memory it freed back to the system when it returns: glibc keeps
+    the freed heap of large requests otherwise (about 50 MB after four at the limits)."""
+
+    @functools.wraps(handler)
+    def release_after(*args: object, **kwargs: object) -> Result:
+        try:
+            return handler(*args, **kwargs)
+        finally:
+            gc.collect()
+            if _LIBC is not None:
+                _LIBC.malloc_trim(0)
+
+    return release_after
+
+
+def _glibc() -> ctypes.CDLL | None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim  # noqa: B018 - present in glibc only
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _glibc()
+
 
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
-    """Show input problems (ours and rouge_plus's validation errors) as a message, not a trace."""
+    """Input problems become a message on the page and one line in the server's log, never a
+    trace: the Space's limits, rouge_plus's validation errors, and input too large or nested
+    too deeply for the server."""
     try:
         yield
     except (ValueError, TypeError, UnicodeDecodeError) as error:
-        raise gr.Error(str(error), title="Cannot score this input") from error
+        message = str(error)
+    except MemoryError:
+        message = "The server ran out of memory for this input: score fewer or shorter texts."
+    except RecursionError:
+        message = "The input is nested too deeply to be read."
+    except OverflowError:
+        message = "The input holds a number too large to be used."
+    else:
+        return
+    logger.info("refused: %s", message)
+    raise gr.Error(message, title=REFUSED, print_exception=False)
+
+
+def client_gone() -> bool:
+    """Whether the client of the running Gradio event has left (closed the page, dropped the
+    connection): Gradio then marks the event dead but lets its function run on.
+
+    Reads Gradio's queue (version 6.31); outside an event, or if Gradio changes, says False.
+    """
+    blocks, event_id = LocalContext.blocks.get(None), LocalContext.event_id.get(None)
+    for job in getattr(getattr(blocks, "_queue", None), "active_jobs", None) or ():
+        for event in job or ():
+            if getattr(event, "_id", None) == event_id:
+                return not getattr(event, "alive", True)
+    return False
 
 
 # --- event handlers -----------------------------------------------------------------------
@@ -132,16 +218,21 @@ def options_reader(settings: dict[str, gr.components.Component]) -> Callable[[di
     return read_option_components
 
 
+@releasing_memory
 def score_single(
     prediction: str, references_text: str, ngram_n: int, options: dict
 ) -> tuple[str, str, str]:
     """The single-pair tab: (scores table, highlighted texts, signature) as HTML/Markdown."""
+    budget = Budget(client_gone)
     with user_errors():
         references = split_references(references_text)
         check_pair(prediction, references)
         resolved = score_options(options)
-        scores = pair_scores(prediction, references, options)
-        explained = explain_references(prediction, references, options, int(ngram_n))
+        check_options(resolved)
+        tokens = check_texts(Batch([prediction], [references]), resolved)
+        with turn(int(tokens.sum()), budget):
+            scores = pair_scores(prediction, references, options)
+            explained = explain_references(prediction, references, options, int(ngram_n), budget)
     highlights = explanation_html(prediction, explained, int(ngram_n), resolved.needs_synonyms)
     summary = f"{len(references)} reference(s), combined with multi_ref=`{resolved.multi_ref}`"
     return scores_table_html(scores), highlights, f"{summary}  \n`{resolved.signature()}`"
@@ -166,6 +257,7 @@ def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, 
     )
 
 
+@releasing_memory
 def score_corpus(
     upload: str | None,
     pasted: str | None,
@@ -178,26 +270,29 @@ def score_corpus(
     progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to request a progress bar
 ) -> tuple[str, Figure, str, str]:
     """The corpus tab: (aggregate table, histogram, per-example CSV path, status line)."""
+    budget = Budget(client_gone)
     with user_errors():
         rows = load_source(upload, pasted)
         predictions, references = corpus_from_records(rows, prediction_column, reference_columns)
-        progress((0, len(rows)), desc="Scoring", unit="rows")
-        examples = score_examples(
-            predictions,
-            references,
+        batch = normalize_inputs(predictions, references)
+        bootstrap = bootstrap_options(options, confidence_level, n_resamples, seed)
+        check_options(bootstrap)
+        progress((0, len(batch)), desc="Scoring", unit="rows")
+        examples = score_within_limits(
+            batch,
             score_options(options),
-            chunk_size=CORPUS_CHUNK_ROWS,
-            on_chunk=lambda _, stop: progress((stop, len(rows)), desc="Scoring", unit="rows"),
+            budget,
+            on_chunk=lambda _, stop: progress((stop, len(batch)), desc="Scoring", unit="rows"),
         )
         progress(1.0, desc="Bootstrap confidence intervals")
-        summary = corpus_summary(examples, options, confidence_level, n_resamples, seed)
-    csv_path = write_scores_csv(examples, tempfile.mkdtemp(prefix="rouge_plus_"))
+        summary = corpus_summary(examples, bootstrap, budget)
+        csv_path = write_scores_csv(examples, download_folder())
     status = (
-        f"Scored {len(examples):,} examples · {int(n_resamples):,} bootstrap resamples, "
-        f"seed {int(seed)}  \n`{examples.signature}`"
+        f"Scored {len(examples):,} examples · {bootstrap.n_resamples:,} bootstrap resamples, "
+        f"seed {bootstrap.seed}  \n`{examples.signature}`"
     )
     return (
-        summary_table_html(summary, options["rouge_types"], confidence_level),
+        summary_table_html(summary, options["rouge_types"], bootstrap.confidence_level),
         histogram_figure(examples),
         str(csv_path),
         status,
@@ -215,10 +310,21 @@ def update_compare_columns(upload: str | None, pasted: str | None, prediction: s
     return gr.update(choices=comparison.system_choices(upload, pasted, prediction), value=[])
 
 
+@releasing_memory
 @functools.wraps(api.score_api)
 def score_api(*args: object, **kwargs: object) -> dict:
     with user_errors():
-        return api.score_api(*args, **kwargs)
+        return api.score_api(*args, budget=Budget(client_gone), **kwargs)
+
+
+def cleared(count: int) -> Callable[[], list[None]]:
+    """An event handler that empties ``count`` outputs, so that after an error the scores of an
+    earlier request no longer look like the answer."""
+
+    def clear_outputs() -> list[None]:
+        return [None] * count
+
+    return clear_outputs
 
 
 # --- page ----------------------------------------------------------------------------------
@@ -226,8 +332,12 @@ def score_api(*args: object, **kwargs: object) -> dict:
 
 def build_demo() -> gr.Blocks:
     """The whole page; nothing runs until it is launched."""
-    with gr.Blocks(title="ROUGE+ · rouge_plus", analytics_enabled=False) as demo:
+    with gr.Blocks(
+        title="ROUGE+ · rouge_plus", analytics_enabled=False, delete_cache=DELETE_CACHE
+    ) as demo:
         gr.Markdown(INTRO)
+        with gr.Accordion("Limits of this Space", open=False, elem_id="limits"):
+            gr.Markdown(LIMITS)
         with gr.Row(equal_height=False):
             with gr.Column(scale=1, min_width=260, elem_id="options"):
                 settings = _options_column()
@@ -239,7 +349,7 @@ def build_demo() -> gr.Blocks:
         _wire_single(demo, single, settings)
         _wire_corpus(corpus, settings)
         gr.api(score_api, api_name="score")
-    return demo
+    return demo.queue(default_concurrency_limit=CONCURRENT_REQUESTS, max_size=QUEUE_SIZE)
 
 
 def _options_column() -> dict[str, gr.components.Component]:
@@ -337,10 +447,12 @@ def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
     private = {"api_visibility": "private"}
     options = gr.State()  # each scoring event reads the settings into it first
     read_options = options_reader(settings)
+    clear = cleared(len(tab["outputs"]))
     for trigger in [*tab["triggers"], demo.load]:
-        trigger(read_options, set(settings.values()), options, **private).success(
-            score_single, [*tab["inputs"], options], tab["outputs"], **private
-        )
+        read = trigger(read_options, set(settings.values()), options, **private)
+        read.failure(clear, None, tab["outputs"], queue=False, **private)
+        scored = read.success(score_single, [*tab["inputs"], options], tab["outputs"], **private)
+        scored.failure(clear, None, tab["outputs"], queue=False, **private)
 
 
 def _corpus_tab() -> dict:
@@ -370,7 +482,9 @@ def _corpus_tab() -> dict:
     )
     with gr.Accordion("Bootstrap", open=False), gr.Row():
         confidence = gr.Slider(0.5, 0.99, value=0.95, step=0.01, label="Confidence level")
-        n_resamples = gr.Number(1000, minimum=1, maximum=10_000, precision=0, label="Resamples")
+        n_resamples = gr.Number(
+            1000, minimum=1, maximum=MAX_RESAMPLES, precision=0, label="Resamples"
+        )
         seed = gr.Number(0, precision=0, label="Seed")
     button = gr.Button("Score corpus", variant="primary", elem_id="score-corpus")
     summary = gr.HTML(elem_id="corpus-summary")
@@ -404,23 +518,31 @@ def _wire_corpus(tab: dict, settings: dict) -> None:
     tab["columns"][0].change(
         update_compare_columns, [*source, tab["columns"][0]], compare_columns, **private
     )
-    tab["button"].click(
-        options_reader(settings), set(settings.values()), options, **private
-    ).success(
+    outputs = [*tab["outputs"], comparison_table]
+    clear = cleared(len(outputs))
+    read = tab["button"].click(options_reader(settings), set(settings.values()), options, **private)
+    read.failure(clear, None, outputs, queue=False, **private)
+    scored = read.success(
         score_corpus,
         [*source, *tab["columns"], *tab["bootstrap"], options],
         tab["outputs"],
         **private,
-    ).success(
+    )
+    scored.failure(clear, None, outputs, queue=False, **private)
+    compared = scored.success(
         compare_corpus,
         [*source, *tab["columns"], compare_columns, *tab["bootstrap"], options],
         comparison_table,
         **private,
     )
+    compared.failure(clear, None, outputs, queue=False, **private)
 
 
 def main(demo: gr.Blocks | None = None) -> None:
-    """Serve the page (``demo``, or a new one) until interrupted."""
+    """Serve the page (``demo``, or a new one) until interrupted; the console gets one line per
+    refused request."""
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger(__package__).setLevel(logging.INFO)
     (demo or build_demo()).launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),

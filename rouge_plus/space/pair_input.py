@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from ..readers import InputError
-
-MAX_PAIR_CHARS = 20_000
+from .limits import MAX_REFERENCES, MAX_TEXT_CHARS
 
 REFERENCE_SEPARATOR = re.compile(r"^[ \t]*-{3,}[ \t]*$", flags=re.MULTILINE)
 
@@ -18,14 +17,19 @@ def split_references(text: str) -> list[str]:
 
 
 def check_pair(prediction: str, references: list[str]) -> None:
-    """``InputError`` for an empty prediction, no reference, or a text too long for the page."""
+    """``InputError`` for an empty prediction, no reference, or more references or a longer text
+    than the Space takes (the token limits are checked with the options, in :mod:`.limits`)."""
     if not (prediction or "").strip():
         raise InputError("The prediction is empty: type or paste the generated text.")
     if not references:
         raise InputError("There is no reference: type at least one reference text.")
-    longest = max([prediction, *references], key=len)
-    if len(longest) > MAX_PAIR_CHARS:
+    if len(references) > MAX_REFERENCES:
         raise InputError(
-            f"A text has {len(longest):,} characters; single-pair mode takes up to "
-            f"{MAX_PAIR_CHARS:,}. Use the Corpus tab for long documents."
+            f"There are {len(references)} references; the Space takes up to {MAX_REFERENCES}."
+        )
+    longest = max([prediction, *references], key=len)
+    if len(longest) > MAX_TEXT_CHARS:
+        raise InputError(
+            f"A text has {len(longest):,} characters; the Space takes up to "
+            f"{MAX_TEXT_CHARS:,} per text. Score longer documents with the rouge-plus command line."
         )

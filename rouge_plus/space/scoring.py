@@ -18,6 +18,7 @@ from ..scoring.measures import DEFAULT_ROUGE_TYPES
 from ..text.languages import LANGUAGES
 from ..text.stopwords import smart_words_file
 from .explain import PairExplanation, explain_with_options
+from .limits import Budget, aggregate_within
 
 DEFAULT_TYPES = list(DEFAULT_ROUGE_TYPES)
 
@@ -123,33 +124,45 @@ class ReferenceExplanation:
 
 
 def explain_references(
-    prediction: str, references: list[str], options: dict, ngram_n: int
+    prediction: str, references: list[str], options: dict, ngram_n: int, budget: Budget
 ) -> list[ReferenceExplanation]:
-    """The prediction against each reference on its own, highlighted and scored."""
+    """The prediction against each reference on its own, highlighted and scored, with a look
+    at ``budget`` before each reference."""
     resolved = score_options(options)
-    return [
-        ReferenceExplanation(
-            reference,
-            explain_with_options(prediction, reference, resolved, ngram_n=ngram_n),
-            pair_scores(prediction, [reference], options),
+    explained = []
+    for reference in references:
+        budget.check()
+        explained.append(
+            ReferenceExplanation(
+                reference,
+                explain_with_options(prediction, reference, resolved, ngram_n=ngram_n),
+                pair_scores(prediction, [reference], options),
+            )
         )
-        for reference in references
-    ]
+    return explained
+
+
+def bootstrap_options(
+    options: dict, confidence_level: float, n_resamples: int, seed: int
+) -> ScoreOptions:
+    """The options of the corpus tab's bootstrap (with P/R); ``InputError`` if invalid."""
+    try:
+        settings = {
+            "confidence_level": float(confidence_level),
+            "n_resamples": int(n_resamples),
+            "seed": int(seed),
+        }
+    except (TypeError, ValueError):
+        raise InputError("Give the confidence level, resamples and seed as numbers.") from None
+    return score_options(options, aggregation="bootstrap", return_precision_recall=True, **settings)
 
 
 def corpus_summary(
-    examples: ExampleScores, options: dict, confidence_level: float, n_resamples: int, seed: int
+    examples: ExampleScores, bootstrap: ScoreOptions, budget: Budget
 ) -> dict[str, float]:
-    """``rouge_plus.score``'s bootstrap result (with P/R) plus ``<type>_mean`` plain means of F."""
-    bootstrap = score_options(
-        options,
-        aggregation="bootstrap",
-        confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples),
-        seed=int(seed),
-        return_precision_recall=True,
-    )
-    summary = examples.aggregate(bootstrap)
+    """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R) plus
+    ``<type>_mean`` plain means of F; ``budget`` is looked at between types."""
+    summary = aggregate_within(examples, bootstrap, budget)
     for name, values in examples.scores.items():
         summary[f"{name}_mean"] = float(values[:, 2].mean())
     return summary

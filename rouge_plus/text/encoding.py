@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..kernels.native import Vocabulary
 from .sentences import SentenceSplitter
-from .tokenizers import Tokenizer
+from .tokenizers import CheckedTokenizer, Tokenizer
 
-Item = str | list[list[str]]
+Item = str | list[list[Hashable]]
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,9 @@ class TextPipeline:
     """How texts become tokens.
 
     ``limit_text`` cuts each text before anything else (ROUGE-1.5.5's ``-l``/``-b``);
-    ``stopwords`` are removed before stemming, as 1.5.5's ``-s`` does.
+    ``limit_sentences``, when given, cuts the texts that are encoded by sentence instead (1.5.5
+    reads its sentence-level measures under ``-b`` its own way); ``stopwords`` are removed
+    before stemming, as 1.5.5's ``-s`` does.
     """
 
     tokenizer: Tokenizer
@@ -81,6 +83,7 @@ class TextPipeline:
     stem: Callable[[str], str] | None
     stopwords: frozenset[str] | None = None
     limit_text: Callable[[str], str] | None = None
+    limit_sentences: Callable[[str], str] | None = None
 
     @property
     def sentence_safe(self) -> bool:
@@ -107,8 +110,11 @@ class TextPipeline:
             return [self.tokenizer(text)]
         return [self.tokenizer(sentence) for sentence in self.split_sentences(text)]
 
-    def _limited(self, texts: Sequence[str]) -> Sequence[str]:
-        return texts if self.limit_text is None else list(map(self.limit_text, texts))
+    def _limited(self, texts: Sequence[str], by_sentence: bool = False) -> Sequence[str]:
+        limit = self.limit_text
+        if by_sentence and self.limit_sentences is not None:
+            limit = self.limit_sentences
+        return texts if limit is None else list(map(limit, texts))
 
     def encode(
         self,
@@ -123,10 +129,11 @@ class TextPipeline:
         texts come first, then the same texts by sentence, as documents ``n .. 2n-1``).
         ``keep_words`` keeps the words behind each id (for synonym matching). ``describe``
         names text ``i`` in the note added to an error raised while tokenizing it."""
-        texts = self._limited(texts)
         if whole_too:
-            items = self._items(texts, False, describe) + self._items(texts, True, describe)
-            return self._encode_items(items, keep_words)
+            whole = self._items(self._limited(texts), False, describe)
+            sentences = self._items(self._limited(texts, by_sentence=True), True, describe)
+            return self._encode_items(whole + sentences, keep_words)
+        texts = self._limited(texts, by_sentence)
         if self._native_reads_whole(by_sentence):
             # The common case: the compiled tokenizer reads ASCII texts as they are; only the
             # others are prepared here (the loop over texts runs in C, mostly without the GIL).
@@ -165,6 +172,8 @@ class TextPipeline:
         keep_words: bool,
         prepare: Callable[[int, str], Item] | None = None,
     ) -> Encoded:
+        if isinstance(self.tokenizer, CheckedTokenizer):
+            items = _name_other_tokens(items, self.stopwords or frozenset())
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode(items, True, prepare)
         ids = np.frombuffer(ids, dtype=np.int32)
@@ -189,6 +198,35 @@ class TextPipeline:
             words if keep_words else [],
             word_ids if keep_words else None,
         )
+
+
+def _name_other_tokens(items: Sequence[Item], reserved: frozenset[str]) -> Sequence[Item]:
+    """The items with each distinct token that is not a str (a user's tokenizer may return ints
+    or tuples) replaced by a str name of its own, which no str token of this call, stopword or
+    stem of one can equal: the names start with a prefix that none of those starts with.
+
+    Names are per call, like the vocabulary they enter; equal tokens (``1 == 1.0``) share one.
+    """
+    names: dict[Hashable, str] = {}
+    words: set[str] = set(reserved)
+    for item in items:
+        for sentence in item:
+            for token in sentence:
+                if type(token) is str:
+                    words.add(token)
+                else:
+                    names.setdefault(token, "")
+    if not names:
+        return items
+    prefix = "\x00#"
+    while any(word.startswith(prefix) for word in words):
+        prefix = "\x00" + prefix
+    for number, token in enumerate(names):
+        names[token] = f"{prefix}{number}"
+    return [
+        [[token if type(token) is str else names[token] for token in sentence] for sentence in item]
+        for item in items
+    ]
 
 
 def _drop_words(

@@ -44,7 +44,7 @@ and the Kelvin sign as "K".
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -56,13 +56,15 @@ from .sentences import Cut
 
 @runtime_checkable
 class Tokenizer(Protocol):
-    """What the scorer calls: ``tokenizer(text) -> list[str]``, labelled by ``name``."""
+    """What the scorer calls: ``tokenizer(text) -> list`` of tokens, labelled by ``name``.
+
+    Built-in tokenizers return str tokens; a user's may return any hashable tokens."""
 
     name: str
     native_when: Callable[[str], bool] | None
     safe_cuts: Cut | None
 
-    def __call__(self, text: str) -> list[str]: ...
+    def __call__(self, text: str) -> list[Hashable]: ...
 
 
 _ASCII_LOWER_RUN = regex.compile(r"[a-z0-9]+")
@@ -97,9 +99,12 @@ _NON_ASCII_WORD_CHARACTER = regex.compile(
 
 def _default_native(text: str) -> bool:
     """Whether the compiled ASCII rule gives the default tokenizer's tokens: the text has no
-    non-ASCII word character (its other characters are separators either way, and NFC maps
-    none of them to an ASCII letter or digit)."""
-    return text.isascii() or _NON_ASCII_WORD_CHARACTER.search(text) is None
+    non-ASCII word character and NFC leaves it as it is (its other characters are then
+    separators either way). NFC can make a word character out of a separator: U+2ADC, a math
+    symbol, becomes U+2ADD and the combining mark U+0338, which joins the next word."""
+    return text.isascii() or (
+        _NON_ASCII_WORD_CHARACTER.search(text) is None and unicodedata.is_normalized("NFC", text)
+    )
 
 
 def _rouge_score_native(text: str) -> bool:
@@ -219,8 +224,9 @@ class CheckedTokenizer:
     """A user's tokenizer, with its output checked on every call.
 
     ``lowercase`` does not apply: the user's tokens are used as returned, as rouge_score does
-    with a custom tokenizer. Nothing is known of where its tokens end, so no sentence cut is
-    safe and the compiled tokenizer never stands in for it.
+    with a custom tokenizer. Tokens may be any hashable values (str, int, tuple, ...), as in
+    rouge_score; equal tokens match. Nothing is known of where its tokens end, so no sentence
+    cut is safe and the compiled tokenizer never stands in for it.
     """
 
     name: str
@@ -228,21 +234,30 @@ class CheckedTokenizer:
     native_when = None
     safe_cuts = None
 
-    def __call__(self, text: str) -> list[str]:
+    def __call__(self, text: str) -> list[Hashable]:
         tokens = self._tokenize(text)
-        if isinstance(tokens, (list, tuple)) and all(isinstance(t, str) for t in tokens):
-            return list(tokens)
+        if isinstance(tokens, (list, tuple)):
+            if all(type(t) is str for t in tokens):  # the common case
+                return list(tokens)
+            wrong = _first_unhashable(tokens)
+            if wrong is None:
+                return list(tokens)
+            described = f"a {type(tokens).__name__} containing {type(wrong).__name__} {wrong!r:.60}"
+        else:
+            described = f"{type(tokens).__name__} {tokens!r:.60}"
         raise TypeError(
-            f"tokenizer {self.name!r} must return a list of str, "
-            f"got {_describe(tokens)} for input {text[:40]!r}"
+            f"tokenizer {self.name!r} must return a list of hashable tokens (str, int, tuple, "
+            f"...), got {described} for input {text[:40]!r}"
         )
 
 
-def _describe(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        wrong = next(t for t in value if not isinstance(t, str))
-        return f"a {type(value).__name__} containing {type(wrong).__name__} {wrong!r}"
-    return f"{type(value).__name__} {value!r:.60}"
+def _first_unhashable(tokens: Sequence[object]) -> object | None:
+    for token in tokens:
+        try:
+            hash(token)
+        except TypeError:
+            return token
+    return None
 
 
 def available_tokenizers() -> list[str]:

@@ -7,6 +7,8 @@ as its tokenizer, so both sides see the same tokens), for one reference and for 
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,10 @@ class _AsRougeScoreTokenizer:
 def _oracle(predictions, references, tokenizer: str, use_stemmer: bool) -> dict[str, np.ndarray]:
     custom = None if tokenizer == "rouge_score" else _AsRougeScoreTokenizer(tokenizer, use_stemmer)
     scorer = rouge_scorer.RougeScorer(TYPES, use_stemmer=use_stemmer, tokenizer=custom)
+    return _rouge_score_scores(scorer, predictions, references)
+
+
+def _rouge_score_scores(scorer, predictions, references) -> dict[str, np.ndarray]:
     pairs = zip(predictions, references, strict=True)
     rows = [scorer.score_multi(refs, pred) for pred, refs in pairs]
     return {
@@ -103,3 +109,45 @@ def test_default_tokenizer_equals_rouge_score_on_ascii_rows(bench_rows):
     default = RougeScorer(TYPES).score_examples(predictions, references)
     for rouge_type in TYPES:
         np.testing.assert_array_equal(legacy.scores[rouge_type], default.scores[rouge_type])
+
+
+class _HashableTokens:
+    """A user's tokenizer whose tokens are not str: a small int per word (so unrelated words
+    collide), a (first letter, length) tuple, or a mix of str and int, which must stay apart."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def tokenize(self, text: str) -> list:
+        words = text.lower().split()
+        if self.kind == "int":
+            return [zlib.crc32(word.encode()) % 40 for word in words]
+        if self.kind == "tuple":
+            return [(word[0], len(word)) for word in words]
+        return [len(word) if len(word) % 2 else word for word in words]
+
+    __call__ = tokenize
+
+
+@pytest.mark.parametrize("kind", ["int", "tuple", "mixed"])
+def test_tokenizers_returning_hashable_non_str_tokens_score_as_rouge_score(kind):
+    rng = np.random.default_rng(5)
+    words = ["the", "a", "cat", "dog", "sat", "ran", "on", "mat", "big", "small", "42", "x"]
+
+    def text() -> str:
+        lines = [" ".join(rng.choice(words, rng.integers(0, 9))) for _ in range(rng.integers(1, 4))]
+        return "\n".join(lines)
+
+    predictions = [text() for _ in range(150)]
+    references = [[text() for _ in range(rng.integers(1, 4))] for _ in range(150)]
+    tokenizer = _HashableTokens(kind)
+    ours = RougeScorer(TYPES, tokenizer=tokenizer).score_examples(predictions, references)
+    scorer = rouge_scorer.RougeScorer(TYPES, tokenizer=tokenizer)
+    _assert_same(ours.scores, _rouge_score_scores(scorer, predictions, references))
+
+
+def test_a_non_str_token_never_equals_a_str_token():
+    """Non-str tokens get private names; a str token spelled like one stays a different token."""
+    spellings = {"p": ["\x00#0", "\x00\x00#0", 0], "r": [0, "0", "\x00#0"]}
+    result = RougeScorer(["rouge1"], tokenizer=lambda text: spellings[text]).score(["p"], ["r"])
+    assert result == {"rouge1": pytest.approx(2 / 3)}  # 0 with 0, "\x00#0" with "\x00#0"

@@ -2,7 +2,8 @@
 
 Per-example precision, recall and F equal what the script prints (5 decimals) for ROUGE-1..4, L,
 W-1.2, S4, SU4, S* and SU*, on 300 real summaries and on multi-reference rows built from them,
-with -f A and -f B, two alphas, -m, -s, -l and -b; the corpus average and 95% interval too. The
+with -f A and -f B, two alphas, -m, -s, -l and -b (ROUGE-L and ROUGE-W included, read under -b as
+the script reads them); the corpus average and 95% interval too. The
 script's own values for all 3,500 rows of the shared bench (with and without -m) reproduce as well.
 """
 
@@ -36,12 +37,11 @@ CONFIGS = [
     ("multi-A+stem", True, "A", 0.5, True, False, 0, 0),
     ("multi-B+stop+l50+p0.2", True, "B", 0.2, False, True, 50, 0),
     ("multi-B+b120+stem", True, "B", 0.5, True, False, 0, 120),
+    ("b75+stop", False, "A", 0.5, False, True, 0, 75),
+    ("multi-A+b665", True, "A", 0.5, False, False, 0, 665),
 ]
 # ROUGE-S*/SU* cost O(len²) in Perl too: checked on two configs, to keep the run short.
 WITH_UNBOUNDED = {"plain", "multi-B+stop+l50+p0.2"}
-# Under -b, 1.5.5 never adds up the bytes of the sentences it keeps for ROUGE-L and ROUGE-W (a
-# bug); rouge_plus limits every measure alike (README, "ROUGE-1.5.5").
-DIFFERS_UNDER_BYTE_LIMIT = {"rougeL", "rougeW-1.2"}
 
 
 def multi_reference_rows(bench_rows: list[dict]) -> list[tuple[str, list[str]]]:
@@ -100,14 +100,34 @@ def test_every_example_equals_the_perl_script(config, rows_of):
         printed = _perl(rows, config, types)
         ours = RougeScorer(types, **our_options(config)).score_examples(predictions, references)
         for rouge_type in types:
-            if config[7] and rouge_type in DIFFERS_UNDER_BYTE_LIMIT:
-                continue
             for index, perl in enumerate(printed.per_row[PERL_NAMES[rouge_type]]):
                 expected = [perl.precision, perl.recall, perl.f]
                 got = ours.scores[rouge_type][index].tolist()
                 if got != expected:
                     mismatches.append((rouge_type, index, got, expected))
     assert mismatches == [], f"{len(mismatches)} differ, first: {mismatches[:3]}"
+
+
+def test_sentence_measures_read_sentences_their_own_way_under_a_byte_limit():
+    """-b 10: ROUGE-L and ROUGE-W see every reference line (each is under 10 bytes) against the
+    prediction cut to "aa bb cc d"; their clipping counts and the prediction's length come from
+    the texts cut at 10 bytes in all ("aa bb cc dd" for the reference)."""
+    rows = [("aa bb cc dd ee ff gg hh ii", ["aa bb cc\ndd ee ff\ngg hh ii"])]
+    printed = run_rouge155(rows, ["-n", "1", "-w", "1.2", "-b", "10", "-f", "A", "-p", "0.5"])
+    types = ["rouge1", "rougeL", "rougeW-1.2"]
+    ours = RougeScorer(types, profile="rouge155", max_bytes=10).score_examples(
+        [rows[0][0]], [rows[0][1]]
+    )
+    expected = {"rouge1": (0.75, 0.75, 0.75), "rougeL": (0.75, 0.33333, 0.46154)}
+    for rouge_type in types:
+        perl = printed.per_row[PERL_NAMES[rouge_type]][0]
+        assert ours.scores[rouge_type][0].tolist() == [perl.precision, perl.recall, perl.f]
+        assert expected.get(rouge_type, (perl.precision, perl.recall, perl.f)) == (
+            perl.precision,
+            perl.recall,
+            perl.f,
+        )
+    assert printed.per_row["ROUGE-W-1.2"][0].recall == 0.26758
 
 
 @pytest.mark.parametrize("config", [CONFIGS[0], CONFIGS[4]], ids=[CONFIGS[0][0], CONFIGS[4][0]])

@@ -16,6 +16,7 @@ pytest.importorskip("matplotlib", reason="the app draws histograms with matplotl
 from support.app_server import running_app  # noqa: E402
 
 import rouge_plus  # noqa: E402
+from rouge_plus.space import limits  # noqa: E402
 from rouge_plus.space import page as app  # noqa: E402
 from rouge_plus.space.pair_input import split_references  # noqa: E402
 
@@ -86,7 +87,7 @@ def test_examples_are_the_documented_ones() -> None:
 
 
 def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
-    monkeypatch.setattr(app, "CORPUS_CHUNK_ROWS", 2)
+    monkeypatch.setattr(limits, "CHUNK_TOKENS", 16)  # rows 0-1 hold 16 tokens, row 2 holds 8
     steps: list[object] = []
     pasted = "\n".join(json.dumps(row) for row in ROWS)
     table, figure, csv_path, status = app.score_corpus(

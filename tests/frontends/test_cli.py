@@ -7,17 +7,24 @@ subprocess to check what a user really sees: exit codes, stderr, no traceback.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
+import signal
+import stat
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 import rouge_plus
 from rouge_plus.cli import main
+from rouge_plus.cli.main import _NOT_FLAGS, DERIVED_HELP, _declared_options, build_parser
+from rouge_plus.options import ScoreOptions
 from rouge_plus.readers import unescape_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -327,3 +334,170 @@ def test_bench_corpus_matches_score(bench_rows, capsys):
     assert result["scores"] == rouge_plus.score(
         predictions, references, use_stemmer=True, return_precision_recall=True
     )
+
+
+# Runs the command line with a profile hook that, at the first write to a file in the output's
+# folder (whatever file the command writes there), touches a marker and sleeps: the test then
+# interrupts it in the middle of writing its output.
+_PAUSE_IN_FIRST_WRITE = """
+import os, pathlib, sys, time
+from rouge_plus.cli import main
+from rouge_plus.cli.main import _NOT_FLAGS, DERIVED_HELP, _declared_options, build_parser
+from rouge_plus.options import ScoreOptions
+
+folder, marker = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+
+def pause_in_first_write(frame, event, function):
+    if event != "c_call" or function.__name__ != "write":
+        return
+    try:
+        path = os.readlink(f"/proc/self/fd/{function.__self__.fileno()}")
+    except (AttributeError, OSError, ValueError):
+        return
+    if pathlib.Path(path).parent == folder:
+        sys.setprofile(None)
+        marker.touch()
+        time.sleep(120)
+
+sys.setprofile(pause_in_first_write)
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="finds open files in /proc")
+def test_interrupted_output_leaves_the_previous_file_and_no_partial_file(tmp_path, jsonl_file):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    output = folder / "scores.csv"
+    output.write_text("previous results\n", encoding="utf-8")
+    marker = tmp_path / "writing"
+    argv = ["--jsonl", jsonl_file, "--per-example", "--format", "csv", "-o", str(output)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _PAUSE_IN_FIRST_WRITE, str(folder), str(marker), *argv],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert marker.exists(), "the command never started writing its output"
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    assert output.read_text(encoding="utf-8") == "previous results\n"
+    assert sorted(path.name for path in folder.iterdir()) == ["scores.csv"]
+
+    assert main(argv) == 0  # and an uninterrupted run replaces it
+    assert output.read_text(encoding="utf-8").startswith("index,rouge1,")
+    assert sorted(path.name for path in folder.iterdir()) == ["scores.csv"]
+
+
+def test_output_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path, jsonl_file):
+    """-o /dev/null or a named pipe: written to as it is, never replaced by a regular file."""
+    fifo = tmp_path / "scores.fifo"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(
+        target=lambda: received.append(fifo.read_text(encoding="utf-8")), daemon=True
+    )
+    reader.start()
+    assert main(["--jsonl", jsonl_file, "--format", "json", "-o", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert json.loads(received[0])["scores"] == expected()
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_every_flag_has_real_help():
+    """Every flag explains itself, the ones derived from ScoreOptions too (in DERIVED_HELP)."""
+    actions = [a for a in build_parser()._actions if a.option_strings and a.dest != "help"]
+    for action in actions:
+        flag = action.option_strings[-1]
+        assert action.help and len(action.help) >= 12, flag
+        machine = f"{action.dest.removeprefix('option_')} ("  # the fallback of a derived flag
+        assert not action.help.startswith(machine) and action.metavar != "VALUE", flag
+    derived = {f.name for f in dataclasses.fields(ScoreOptions)} - set(_declared_options())
+    assert derived - _NOT_FLAGS == set(DERIVED_HELP)
+
+
+@pytest.mark.parametrize(
+    ("flag", "name", "content", "message"),
+    [
+        ("--jsonl", "latin1.jsonl", b'{"prediction": "caf\xe9"}\n', "not UTF-8 text (byte 19"),
+        ("--csv", "latin1.csv", b"prediction,references\ncaf\xe9,b\n", "not UTF-8 text (byte 25"),
+        ("--jsonl", "empty.jsonl", b"", "no rows"),
+        ("--csv", "empty.csv", b"", "no rows"),
+        ("--csv", "header.csv", b"prediction,references\n", "no rows"),
+        (
+            "--csv",
+            "rows.jsonl",
+            b'{"prediction": "a", "references": "b"}\n' * 2,
+            "this looks like JSON Lines, not CSV: use --jsonl",
+        ),
+    ],
+)
+def test_file_problems_name_the_file(capsys, tmp_path, flag, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content)
+    code, out, err = run(capsys, flag, str(path))
+    assert (code, out) == (1, "")
+    assert err == f"rouge-plus: error: {path}: {message}" + err.split(message, 1)[1]
+    assert err.count("\n") == 1
+
+
+def test_a_non_utf8_text_file_is_named(capsys, tmp_path):
+    predictions = tmp_path / "preds.txt"
+    predictions.write_bytes(b"ok\n\xff\n")
+    code, _, err = run(capsys, "--predictions", str(predictions), "--references", str(predictions))
+    assert code == 1
+    assert err.startswith(f"rouge-plus: error: {predictions}: not UTF-8 text (byte 3 ")
+
+
+def test_split_on_a_dataset_without_splits_is_refused(capsys, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    path = tmp_path / "plain"
+    datasets.Dataset.from_dict({"prediction": ["a"], "references": ["a"]}).save_to_disk(path)
+    code, _, err = run(capsys, "--dataset", str(path), "--split", "train")
+    assert code == 1
+    assert "--split 'train' given, but this dataset has no splits" in err
+
+
+def _peak_rss_mib(jsonl: Path, tmp_path: Path) -> float:
+    """The command line's own peak resident memory while scoring ``jsonl`` (VmHWM: getrusage's
+    maximum would include the memory of the process that started it)."""
+    script = (
+        "import pathlib, sys\n"
+        "from rouge_plus.cli import main\n"
+        "assert main(sys.argv[1:]) == 0\n"
+        "status = pathlib.Path('/proc/self/status').read_text()\n"
+        "print(next(line.split()[1] for line in status.splitlines() if line.startswith('VmHWM')))\n"
+    )
+    argv = ["--jsonl", str(jsonl), "--per-example", "--format", "csv", "--chunk-size", "200"]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv, "-o", str(tmp_path / "scores.csv")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return int(done.stdout.split()[-1]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads VmHWM in /proc")
+def test_a_large_jsonl_file_streams_through_in_chunks(tmp_path):
+    """A 20 MB JSON Lines file costs about as much memory as a small one: rows are read as they
+    are scored and only their scores are kept (the whole corpus in memory took about 4.5 times
+    the file's size)."""
+    row = {"prediction": PREDICTIONS[1] * 12, "references": [REFERENCES[1][0] * 12] * 2}
+    line = json.dumps(row) + "\n"
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    small.write_text(line * 1000, encoding="utf-8")
+    large.write_text(line * (20_000_000 // len(line)), encoding="utf-8")
+    growth = _peak_rss_mib(large, tmp_path) - _peak_rss_mib(small, tmp_path)
+    assert growth < 25, f"{growth:.0f} MiB more for 20 MB of JSON Lines"

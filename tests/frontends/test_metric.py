@@ -221,3 +221,23 @@ def test_inputs_description_names_every_option():
     description = RougePlus().inputs_description
     for name in options:
         assert f"\n    {name}: " in description, name
+
+
+@pytest.mark.parametrize("keep_in_memory", [False, True], ids=["cache-file", "in-memory"])
+def test_a_failed_compute_keeps_the_added_rows(keep_in_memory, tmp_path):
+    """An error while scoring (here a stopword file that does not exist) leaves the rows added
+    with add_batch in place: compute with fixed options scores them all, and more rows can still
+    be added."""
+    metric = RougePlus(keep_in_memory=keep_in_memory, cache_dir=str(tmp_path))
+    metric.add_batch(predictions=PREDICTIONS, references=REFERENCES)
+    with pytest.raises(FileNotFoundError, match="stopwords"):
+        metric.compute(remove_stopwords=str(tmp_path / "missing.txt"))
+    assert metric.compute() == score(PREDICTIONS, REFERENCES)
+    metric.add_batch(predictions=PREDICTIONS, references=REFERENCES)
+    with pytest.raises(TypeError, match="must return a list"):
+        metric.compute(tokenizer=lambda text: None)
+    metric.add_batch(predictions=PREDICTIONS[:1], references=REFERENCES[:1])
+    assert metric.compute(rouge_types=["rouge1"]) == score(
+        PREDICTIONS + PREDICTIONS[:1], REFERENCES + REFERENCES[:1], rouge_types=["rouge1"]
+    )
+    assert not list(tmp_path.rglob("*.arrow"))  # no cache file left behind

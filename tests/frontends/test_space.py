@@ -14,7 +14,8 @@ from rouge_plus.scorer import score_examples
 from rouge_plus.scoring.measures import parse_rouge_type
 from rouge_plus.space import corpus_files as files
 from rouge_plus.space import render, scoring
-from rouge_plus.space.pair_input import MAX_PAIR_CHARS, check_pair, split_references
+from rouge_plus.space.limits import MAX_REFERENCES, MAX_TEXT_CHARS, Budget
+from rouge_plus.space.pair_input import check_pair, split_references
 from rouge_plus.text.stopwords import smart_words_file
 
 CAT = ("The cat and the dog.", ["The cat is on the mat."])
@@ -93,7 +94,8 @@ def test_references_split_at_dash_lines_and_keep_inner_newlines() -> None:
         ("", ["ref"], "prediction is empty"),
         ("  ", ["ref"], "prediction is empty"),
         ("pred", [], "no reference"),
-        ("x" * (MAX_PAIR_CHARS + 1), ["r"], "Corpus tab"),
+        ("x" * (MAX_TEXT_CHARS + 1), ["r"], "command line"),
+        ("pred", ["r"] * (MAX_REFERENCES + 1), f"up to {MAX_REFERENCES}"),
     ],
 )
 def test_bad_pairs_are_refused_with_a_message(prediction, references, message) -> None:
@@ -116,8 +118,10 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
 
 
 def test_explanations_follow_the_options() -> None:
-    plain = scoring.explain_references(*CAR, options(), 1)
-    synonyms = scoring.explain_references(*CAR, options(rouge_types=["rouge1+synonyms"]), 1)
+    plain = scoring.explain_references(*CAR, options(), 1, Budget())
+    synonyms = scoring.explain_references(
+        *CAR, options(rouge_types=["rouge1+synonyms"]), 1, Budget()
+    )
     assert [s.kind for s in plain[0].explanation.prediction] == ["both", None, "both", None]
     assert [s.kind for s in synonyms[0].explanation.prediction] == [
         "both",
@@ -126,7 +130,7 @@ def test_explanations_follow_the_options() -> None:
         "synonym",
     ]
     assert synonyms[0].scores == {"rouge1+synonyms": (1.0, 1.0, 1.0)}
-    without_stopwords = scoring.explain_references(*CAT, options(stopwords="english"), 1)
+    without_stopwords = scoring.explain_references(*CAT, options(stopwords="english"), 1, Budget())
     assert [s.kind for s in without_stopwords[0].explanation.prediction] == [
         None,
         "both",
@@ -145,7 +149,9 @@ def test_scores_table_shows_formatted_scores() -> None:
 
 def test_highlighting_escapes_html() -> None:
     text = "<b>cat</b> & dog"
-    spans = scoring.explain_references(text, ["cat dog"], options(), 1)[0].explanation.prediction
+    spans = scoring.explain_references(text, ["cat dog"], options(), 1, Budget())[
+        0
+    ].explanation.prediction
     rendered = render.highlight_html(text, spans)
     assert rendered.startswith("&lt;")
     assert "<mark class='rp-both' title='n-gram and LCS'>cat</mark>" in rendered
@@ -154,7 +160,9 @@ def test_highlighting_escapes_html() -> None:
 
 def test_legend_lists_synonyms_only_when_they_are_marked() -> None:
     chosen = options(rouge_types=["rouge1", "rouge1+synonyms"])
-    page = render.explanation_html(CAR[0], scoring.explain_references(*CAR, chosen, 1), 1, True)
+    page = render.explanation_html(
+        CAR[0], scoring.explain_references(*CAR, chosen, 1, Budget()), 1, True
+    )
     assert "<mark class='rp-synonym'>synonym</mark>" in page
     assert page.count("<mark class='rp-synonym' title=") == 4
     assert "ROUGE-1+synonyms F 1.0000" in page
@@ -248,7 +256,8 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
     predictions, references = corpus_from_records(records(ROWS * 3), "prediction", ["references"])
     chosen = options()
     examples = score_examples(predictions, references, scoring.score_options(chosen), chunk_size=2)
-    summary = scoring.corpus_summary(examples, chosen, 0.9, 200, 3)
+    bootstrap = scoring.bootstrap_options(chosen, 0.9, 200, 3)
+    summary = scoring.corpus_summary(examples, bootstrap, Budget())
     expected = rouge_plus.score(
         predictions, references, aggregation="bootstrap", confidence_level=0.9,
         n_resamples=200, seed=3, return_precision_recall=True, **chosen,

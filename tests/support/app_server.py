@@ -39,6 +39,15 @@ def running_app(
 ) -> Iterator[str]:
     """Start ``python app.py`` in ``cwd`` (the repository) on 127.0.0.1 at a free port, with
     ``env`` (the current environment) and the Gradio settings; yield its URL; stop it."""
+    with app_process(python, cwd, env) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def app_process(
+    python: str = sys.executable, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """:func:`running_app`, yielding the server process too (its memory, its CPU time)."""
     port = free_port()
     env = {
         **(os.environ if env is None else env),
@@ -58,7 +67,7 @@ def running_app(
                     log.seek(0)
                     raise RuntimeError(f"app.py did not start at {url}:\n{log.read()[-3000:]}")
                 time.sleep(0.5)
-            yield url
+            yield url, process
         finally:
             process.terminate()
             try:

@@ -4,13 +4,16 @@ through ``logging``; a failed call leaves nothing behind."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from unittest import mock
 
 import pytest
+from hypothesis import settings
 
 import rouge_plus.scorer
 from rouge_plus import RougePlus, RougeScorer, score
@@ -160,6 +163,28 @@ def test_no_warning_and_no_log_for_empty_or_whitespace_texts(caplog):
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+def test_a_failing_hypothesis_run_shows_the_no_tokens_log_once(tmp_path):
+    """Hundreds of examples each log the warning; the failure report shows it once, under the
+    falsifying example, and a run outside CI draws new examples (a derandomized CI run hid a
+    bug that a fresh clone's run found)."""
+    test_file = Path(__file__).parents[1] / "support" / "failing_property.py"
+    repository = Path(__file__).parents[2]
+    environment = {key: value for key, value in os.environ.items() if key != "CI"}
+    environment["PYTHONPATH"] = str(repository)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(test_file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 1, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "Falsifying example" in run.stdout
+    assert run.stdout.count(NO_TOKENS) == 1, run.stdout[-3000:]
+    assert not settings.default.derandomize or os.environ.get("CI")
+
+
 def test_one_warning_per_call_not_per_process():
     predictions, references = _wordless_corpus()
     for _ in range(3):
@@ -250,3 +275,12 @@ def test_scorer_after_a_failure_equals_a_fresh_one():
         scorer.score(["a", None], ["a", "b"])
     expected = RougeScorer(["rouge1", "rougeLsum"]).score(GOOD_PREDICTIONS, GOOD_REFERENCES)
     assert scorer.score(GOOD_PREDICTIONS, GOOD_REFERENCES) == expected
+
+
+def test_topic_types_need_str_tokens_and_say_so():
+    def lengths(text: str) -> list[int]:
+        return [len(word) for word in text.split()]
+
+    assert score(["aa b"], ["aa c"], rouge_types=["rouge1"], tokenizer=lengths) == {"rouge1": 1.0}
+    with pytest.raises(TypeError, match="topic types tag words"):
+        score(["aa b"], ["aa c"], rouge_types=["rougeTopic"], tokenizer=lengths)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from collections import Counter
 
@@ -13,6 +14,7 @@ from rouge_plus.kernels.matching import matched_pairs, maximum_matching
 from rouge_plus.rouge2.synonyms import load_synonyms
 from rouge_plus.space.explain import (
     MATCH_KINDS,
+    _aligned_spans,
     explain_pair,
     explain_with_options,
     matched_ngram_positions,
@@ -59,6 +61,45 @@ def test_spans_of_decomposed_and_joined_text_point_at_the_original_characters() 
     spans = token_spans(text, "default")
     assert [s.token for s in spans] == ["café", "coop"]
     assert [text[s.start : s.end] for s in spans] == ["cafe\u0301", "co\u00adop"]
+
+
+def _aligned_one_character_at_a_time(word: str, tokens: list[str], tokenize) -> list[tuple]:
+    """The alignment as it was first written: slices grown one character at a time."""
+    spans, position = [], 0
+    for token in tokens:
+        start = position
+        while start < len(word) and not tokenize(word[position : start + 1]):
+            start += 1
+        end = start + 1
+        while end < len(word) and tokenize(word[start:end])[:1] != [token]:
+            end += 1
+        end = min(end, len(word))
+        spans.append((start, end, token))
+        position = end
+    return spans
+
+
+MARKS = ["e\u0301", "\u0301", "\u00ad", "\u200d", "İ", "ς", "ß", "a", "«", "猫", "\u2adc", "1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(MARKS), min_size=1, max_size=30).map("".join))
+def test_galloping_alignment_equals_one_character_at_a_time(word: str) -> None:
+    for name in available_tokenizers():
+        tokenize = get_tokenizer(name)
+        tokens = tokenize(word)
+        spans = [(s.start, s.end, s.token) for s in _aligned_spans(word, 0, tokens, tokenize)]
+        assert spans == _aligned_one_character_at_a_time(word, tokens, tokenize), name
+
+
+def test_a_long_decomposed_word_is_aligned_in_a_fraction_of_a_second() -> None:
+    """20,000 characters of decomposed "é" are one NFC token: 28 s when every slice grew by
+    one character and was tokenized again."""
+    word = "e\u0301" * 10_000
+    started = time.process_time()
+    spans = token_spans(word, "default")
+    assert time.process_time() - started < 2
+    assert [(s.start, s.end) for s in spans] == [(0, 20_000)]
 
 
 def test_rouge_score_tokenizer_drops_non_ascii_letters_inside_spans() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import tracemalloc
 from collections import Counter
 
 import numpy as np
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from support.rouge155_oracle import perl_porter_stems, run_rouge155
 from support.shared_data import read_jsonl, shared_file
 
+from rouge_plus import score
 from rouge_plus.kernels import skip_bigram, weighted_lcs
 from rouge_plus.rouge155 import bootstrap as bootstrap155
 from rouge_plus.rouge155.bootstrap import drand48_indices, rouge155_bootstrap, rouge155_order
@@ -143,6 +145,17 @@ def test_limit_bytes_and_the_sentence_level_quirk():
     assert limit_bytes(text, 0) == text
 
 
+def test_a_lone_surrogate_counts_three_bytes_under_max_bytes():
+    """A Python str may hold a lone surrogate; -b counts it as surrogatepass encodes it."""
+    text = "a\ud800b c"  # 1 + 3 + 1 + 1 + 1 bytes
+    assert limit_bytes(text, 4) == "a\ud800"
+    assert limit_bytes(text, 3) == "a"  # a cut surrogate is dropped like any cut character
+    assert limit_bytes_lcs(text, 5) == "a\ud800b"
+    scores = score([text], ["a b c"], rouge_types=["rouge1"], max_bytes=4, use_aggregator=False)
+    assert scores == {"rouge1": [2 / 3]}  # "a" against "a b ": P = 1/1, R = 1/2
+    assert score([text], ["a b c"], rouge_types=["rouge1"], max_bytes=10) == {"rouge1": 1.0}
+
+
 @given(st.lists(st.text(alphabet="ab .\t", max_size=12), max_size=6), st.integers(1, 30))
 def test_limit_words_never_exceeds_and_keeps_a_prefix(lines, limit):
     text = "\n".join(lines)
@@ -231,6 +244,25 @@ def test_drand48_draws_match_perl_rand():
     assert draws[:, 0].tolist() == [1, 7, 0, 8, 5, 7, 6, 3]
     assert draws[:, 1].tolist() == [0, 4, 8, 3, 5, 0, 1, 9]
     assert draws[:, 999].tolist() == [1, 6, 8, 9, 7, 5, 5, 4]
+
+
+def test_drand48_draws_in_blocks_are_the_same_draws(monkeypatch):
+    whole = drand48_indices(37, 50)
+    monkeypatch.setattr(bootstrap155, "_DRAW_BUDGET", 200)  # blocks of 4 draws
+    assert np.array_equal(drand48_indices(37, 50), whole)
+
+
+def test_the_rouge155_bootstrap_draws_in_bounded_memory():
+    """4,000 instances and 5,000 resamples: 20 million draws, once held at once (480 MB in
+    three arrays; 10,000 of each took 2.4 GB), now a block at a time."""
+    rng = np.random.default_rng(0)
+    tracemalloc.start()
+    try:
+        rouge155_bootstrap(rng.random(4000), rng.random(4000), 0.5, n_resamples=5000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 60 * 2**20, f"{peak / 2**20:.0f} MiB"
 
 
 @pytest.mark.parametrize(

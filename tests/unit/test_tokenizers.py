@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from rouge_score import tokenize as rouge_score_tokenize
 from rouge_score.tokenizers import DefaultTokenizer
 
+from rouge_plus.text.encoding import TextPipeline
+from rouge_plus.text.sentences import get_sentence_splitter
 from rouge_plus.text.tokenizers import Tokenizer, available_tokenizers, get_tokenizer
 
 BUILTINS = available_tokenizers()
@@ -185,11 +187,16 @@ def test_callable_with_a_name_attribute_keeps_it() -> None:
     assert get_tokenizer(Named()).name == "my-tok"
 
 
-@pytest.mark.parametrize("bad_output", ["a b", None, ["a", 1], [b"a"], {"a"}])
+@pytest.mark.parametrize("bad_output", ["a b", None, {"a"}, ["a", ["b"]], ("a", {"b": 1})])
 def test_callable_with_wrong_output_raises_type_error(bad_output: object) -> None:
     tokenizer = get_tokenizer(lambda text: bad_output)
-    with pytest.raises(TypeError, match="must return a list of str"):
+    with pytest.raises(TypeError, match="must return a list of hashable tokens"):
         tokenizer("some text")
+
+
+def test_callable_may_return_any_hashable_tokens() -> None:
+    tokens = ["a", 1, 2.5, (3, "b"), b"c", None]
+    assert get_tokenizer(lambda text: tuple(tokens))("x") == tokens
 
 
 def test_spec_of_wrong_type_raises_type_error() -> None:
@@ -201,3 +208,40 @@ def test_builtin_instance_is_reused_or_switched() -> None:
     default = get_tokenizer("default")
     assert get_tokenizer(default) is default
     assert get_tokenizer(default, lowercase=False).name == "default-cased"
+
+
+# --- the compiled tokenizer's stand-in decision, on every code point ---------------------------
+
+CODE_POINTS = 0x110000
+SWEEP_BATCH = 0x10000
+NATIVE_BUILTINS = [name for name in BUILTINS if get_tokenizer(name).native_when is not None]
+
+
+def _compiled_tokens(name: str, text: str) -> list[str]:
+    """The tokens ``text`` gets on the production path (the compiled tokenizer when the
+    tokenizer's ``native_when`` allows it)."""
+    pipeline = TextPipeline(get_tokenizer(name), get_sentence_splitter("none"), None)
+    encoded = pipeline.encode([text], by_sentence=False, keep_words=True)
+    return [encoded.words[i] for i in encoded.ids.tolist()]
+
+
+@pytest.mark.parametrize("name", NATIVE_BUILTINS)
+def test_native_decision_agrees_with_the_tokenizer_on_every_code_point(name: str) -> None:
+    """For every one of the 0x110000 code points c (lone surrogates too) where the compiled
+    ASCII rule may stand in for the tokenizer, both give the same tokens for c between ASCII
+    letters: so a non-ASCII c is a separator for the tokenizer itself.
+
+    The tokenizer asks its own Unicode database, whatever its version: a fresh clone once scored
+    two different Tangut ideographs as equal because this decision used another database."""
+    tokenizer = get_tokenizer(name)
+    native_count = 0
+    for start in range(0, CODE_POINTS, SWEEP_BATCH):
+        characters = map(chr, range(start, min(start + SWEEP_BATCH, CODE_POINTS)))
+        native = [c for c in characters if tokenizer.native_when(c)]
+        native_count += len(native)
+        text = "".join(f"A{c}" for c in native) + "A"
+        assert tokenizer.native_when(text)
+        if _compiled_tokens(name, text) != tokenizer(text):  # name the culprits
+            wrong = [c for c in native if _compiled_tokens(name, f"A{c}A") != tokenizer(f"A{c}A")]
+            assert [f"U+{ord(c):04X}" for c in wrong] == []
+    assert native_count > CODE_POINTS * 3 // 4  # the fast path still serves most text

@@ -66,3 +66,19 @@ def test_legacy_tokenizer_warns_instead_of_silently_scoring_zero():
 def test_composed_and_decomposed_accents_match():
     composed, decomposed = "caf\u00e9 na\u00efve", "cafe\u0301 nai\u0308ve"
     assert score([composed], [decomposed], rouge_types=["rouge1"]) == {"rouge1": 1.0}
+
+
+def test_letters_newer_than_pythons_unicode_database_are_words():
+    """Tangut ideographs (Unicode 13+) are letters to the tokenizer's regex module; the choice
+    of the compiled ASCII path must ask the same database (a fresh clone scored these 1.0)."""
+    result = score(["model \U00031350 output"], ["model \U00031351 output"], rouge_types=["rouge1"])
+    assert result == pytest.approx({"rouge1": 2 / 3}, abs=1e-12)
+
+
+def test_a_symbol_that_nfc_splits_into_a_mark_scores_the_same_on_both_paths():
+    """U+2ADC is a math symbol whose NFC form ends in the combining mark U+0338, which joins the
+    next word; an ASCII-only neighbour must not send the text down the compiled path."""
+    alone = score(["a\u2adcb"], ["a b"], rouge_types=["rouge1"])
+    with_letter = score(["a\u2adcb é"], ["a b é"], rouge_types=["rouge1"])
+    assert alone == {"rouge1": 0.5}  # tokens [a, \u0338b] against [a, b]
+    assert with_letter == pytest.approx({"rouge1": 2 / 3}, abs=1e-12)

@@ -1,0 +1,255 @@
+"""The public Space's limits (rouge_plus.space.limits): every limit refused with a message that
+names it, the time budget and the client's presence looked at between chunks, large requests
+taking turns, the limits stated on the page and in README; and what the page does with errors,
+downloads and its histogram."""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rouge_plus
+from rouge_plus.inputs import Batch
+from rouge_plus.options import ScoreOptions
+from rouge_plus.readers import parse_records, reference_cell
+from rouge_plus.results import ExampleScores
+from rouge_plus.scorer import score_examples
+from rouge_plus.space import api, limits
+from rouge_plus.space import corpus_files as files
+from rouge_plus.space.limits import Budget, ClientGone, LimitError
+
+gr = pytest.importorskip("gradio", reason="the page needs gradio")
+pytest.importorskip("matplotlib", reason="the page draws histograms with matplotlib")
+
+from rouge_plus.space import histogram  # noqa: E402
+from rouge_plus.space import page as app  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def words(count: int) -> str:
+    return " ".join(["a"] * count)
+
+
+def refused(**options: object) -> str:
+    with pytest.raises(LimitError) as caught:
+        limits.check_options(ScoreOptions.from_kwargs(**options))
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"rouge_types": [f"rouge{n}" for n in range(1, 5)] + ["rougeL", "rougeLsum", "rougeW",
+          "rougeSU4", "rougeS4"]}, "9 ROUGE types: the Space takes at most 8 per request"),
+        ({"rouge_types": ["rouge5"]}, "rouge5: the Space takes n-grams up to rouge4"),
+        ({"rouge_types": ["rouge3+synonyms"]}, "n-grams up to rouge2+synonyms"),
+        ({"rouge_types": ["rougeW-3.5"]}, "ROUGE-W weights from 1 to 3"),
+        ({"rouge_types": ["rougeSU101"]}, "skip gaps up to 100"),
+        ({"n_resamples": 10_001}, "10,001 resamples: the Space takes at most 10,000"),
+        ({"remove_stopwords": [str(i) for i in range(10_001)]}, "at most 10,000"),
+    ],
+)  # fmt: skip
+def test_options_beyond_the_limits_are_refused_by_name(options, message) -> None:
+    assert message in refused(**options)
+
+
+def test_options_within_the_limits_pass() -> None:
+    for types in (["rouge4", "rouge2+synonyms", "rougeW-3", "rougeW-1", "rougeSU100", "rougeS*"],):
+        limits.check_options(ScoreOptions.from_kwargs(rouge_types=types, n_resamples=10_000))
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "options", "message"),
+    [
+        (["a"] * 10_001, ["a"] * 10_001, {}, "10,001 rows: the Space takes at most 10,000"),
+        (["a"], [["r"] * 11], {}, "row 0 has 11 references: the Space takes at most 10"),
+        (["a", "x" * 20_001], ["a", "b"], {}, "a text of row 1 has 20,001 characters"),
+        (["é" * 15_000] * 200, ["b"] * 200, {}, "5.7 MB of text: the Space takes 5 MB"),
+        ([words(5_001)], ["a"], {}, "a text of row 0 has 5,001 tokens: the Space takes 5,000"),
+        (["a"], [words(1_001)], {"rouge_types": ["rouge1+synonyms"]},
+         "1,001 tokens: the Space takes 1,000 with a +synonyms type"),
+        (["猫" * 5_001], ["a"], {}, "5,001 tokens"),  # one token per character
+    ],
+)  # fmt: skip
+def test_texts_beyond_the_limits_are_refused_by_name(predictions, references, options, message):
+    batch = Batch(predictions, [r if isinstance(r, list) else [r] for r in references])
+    with pytest.raises(LimitError, match=re.escape(message)):
+        limits.check_texts(batch, ScoreOptions.from_kwargs(**options))
+
+
+def test_texts_at_the_limits_pass_and_count_their_tokens() -> None:
+    batch = Batch([words(5_000)], [[words(3)] * 10])
+    assert limits.check_texts(batch, ScoreOptions()).tolist() == [5_030]
+
+
+def test_chunks_hold_about_chunk_tokens_and_at_least_a_row(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "CHUNK_TOKENS", 10)
+    batch = Batch(["a b c d", "a", "a b c d e f g h i j k l", "a b"], [["a"]] * 4)
+    tokens = np.array([5, 2, 13, 3])
+    sizes = [len(predictions) for predictions, _ in limits._chunks(batch, tokens)]
+    assert sizes == [2, 1, 1]
+
+
+def test_work_stops_between_chunks_when_the_budget_is_spent(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "CHUNK_TOKENS", 2)
+    budget = Budget(seconds=60)
+    chunks = []
+
+    def spend_after_the_second(start: int, stop: int) -> None:
+        chunks.append((start, stop))
+        if len(chunks) == 2:
+            budget.deadline = time.monotonic() - 1
+
+    batch = Batch(["a"] * 10, [["a"]] * 10)
+    with pytest.raises(LimitError, match="more than 30 s of work"):
+        limits.score_within_limits(batch, ScoreOptions(), budget, spend_after_the_second)
+    assert chunks == [(0, 1), (1, 2)]
+
+
+def test_work_stops_when_the_client_has_gone(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "CHUNK_TOKENS", 2)
+    gone = threading.Event()
+    batch = Batch(["a"] * 10, [["a"]] * 10)
+    with pytest.raises(ClientGone):
+        limits.score_within_limits(
+            batch, ScoreOptions(), Budget(gone.is_set), lambda *_: gone.set()
+        )
+
+
+def test_scores_within_the_limits_are_the_library_scores(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "CHUNK_TOKENS", 7)
+    predictions = ["the cat sat on the mat", "a dog", "rain today", "the team won"] * 3
+    references = [["the cat was on the mat", "a cat sat"], "dogs bark", "it rained", "won"] * 3
+    options = ScoreOptions.from_kwargs(rouge_types=["rouge1", "rougeL", "rougeW"])
+    examples = limits.score_within_limits(
+        rouge_plus.inputs.normalize_inputs(predictions, references), options, Budget()
+    )
+    expected = score_examples(predictions, references, options)
+    for name in options.type_names:
+        np.testing.assert_array_equal(examples.scores[name], expected.scores[name])
+
+
+def test_large_requests_take_turns_and_small_ones_do_not_wait(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
+    large = limits.SMALL_REQUEST_TOKENS + 1
+    with limits.turn(large, Budget()):
+        with limits.turn(limits.SMALL_REQUEST_TOKENS, Budget()):
+            pass  # a small request goes at once
+        waiting = Budget(seconds=0.5)
+        started = time.monotonic()
+        with pytest.raises(LimitError, match="waited that long"), limits.turn(large, waiting):
+            pass
+        assert time.monotonic() - started < 5
+    with limits.turn(large, Budget()):  # the turn was given back
+        pass
+
+
+def test_the_api_refuses_beyond_the_limits_and_equals_the_library_within() -> None:
+    with pytest.raises(LimitError, match="11 references: the Space takes at most 10"):
+        api.score_api(["a"], [["a"] * 11])
+    nine = [
+        *(f"rouge{n}" for n in range(1, 5)),
+        "rougeL",
+        "rougeLsum",
+        "rougeW",
+        "rougeS4",
+        "rougeSU4",
+    ]
+    with pytest.raises(LimitError, match="at most 8 per request"):
+        api.score_api(["a"], ["a"], rouge_types=nine)
+    kwargs = {"rouge_types": ["rouge1", "rougeW"], "aggregation": "bootstrap", "n_resamples": 50}
+    assert api.score_api(["a b c", "d e"], [["a b", "c"], "d"], **kwargs) == rouge_plus.score(
+        ["a b c", "d e"], [["a b", "c"], "d"], **kwargs
+    )
+
+
+def test_limits_are_stated_on_the_page_and_in_readme() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    stated = [
+        f"{limits.MAX_UPLOAD_MB} MB", f"{limits.MAX_ROWS:,} rows",
+        f"{limits.MAX_REFERENCES} references", f"{limits.MAX_TEXT_CHARS:,} characters",
+        f"{limits.MAX_TEXT_TOKENS:,} tokens", f"{limits.MAX_SYNONYM_TOKENS:,} with a +synonyms",
+        f"{limits.MAX_TYPES} ROUGE types", f"rouge{limits.MAX_NGRAM}",
+        f"rouge{limits.MAX_SYNONYM_NGRAM}+synonyms", f"gaps up to {limits.MAX_SKIP_GAP}",
+        "weights from {:g} to {:g}".format(*limits.ROUGE_W_WEIGHTS),
+        f"{limits.MAX_RESAMPLES:,} bootstrap resamples", f"{limits.TIME_BUDGET_S} s of work",
+        f"{limits.LARGE_AT_ONCE} at a time", f"{limits.CONCURRENT_REQUESTS} requests of each kind",
+        f"{limits.QUEUE_SIZE} waiting",
+    ]  # fmt: skip
+    page = app.LIMITS
+    assert [s for s in stated if s not in page] == []
+    assert [s for s in stated if s not in " ".join(readme.split())] == []
+
+
+def test_the_queue_and_the_cache_are_bounded() -> None:
+    demo = app.build_demo()
+    assert demo._queue.max_size == limits.QUEUE_SIZE
+    assert {fn.concurrency_limit for fn in demo.fns.values() if fn.queue} == {"default"}
+    assert demo._queue.default_concurrency_limit == limits.CONCURRENT_REQUESTS
+    assert demo.delete_cache == app.DELETE_CACHE
+    failures = [fn for fn in demo.fns.values() if fn.trigger_only_on_failure]
+    assert failures and all(fn.fn.__name__ == "clear_outputs" for fn in failures)
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (LimitError("9 ROUGE types: the Space takes at most 8"), "at most 8"),
+        (MemoryError(), "ran out of memory"),
+        (RecursionError(), "nested too deeply"),
+        (OverflowError(), "number too large"),
+    ],
+)
+def test_errors_become_a_message_and_one_log_line(error, message, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="rouge_plus.space")
+    with pytest.raises(gr.Error, match=message) as caught, app.user_errors():
+        raise error
+    assert caught.value.print_exception is False  # no traceback in the console
+    assert [r.getMessage() for r in caplog.records] == [f"refused: {caught.value.message}"]
+
+
+def test_a_single_pair_of_twenty_thousand_decomposed_characters_is_quick() -> None:
+    settings = app.read_options(
+        rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=False,
+        tokenizer="default", split_sentences="newline", multi_ref="best", beta=1.0,
+    )  # fmt: skip
+    started = time.process_time()
+    table, highlights, _ = app.score_single("e\u0301" * 9_999, "é", 1, settings)
+    assert time.process_time() - started < 5
+    assert "ROUGE-1" in table and "rp-both" in highlights
+
+
+def test_json_numbers_too_long_and_nesting_too_deep_are_messages() -> None:
+    digits = '{"prediction": "a", "references": "[' + "1" * 5000 + ']"}'
+    assert reference_cell(parse_records(digits, "x", jsonl=True)[0][1]["references"], "x") == [
+        "[" + "1" * 5000 + "]"
+    ]
+    for text, message in [
+        ('{"prediction": ' + "1" * 5000 + "}", "not valid JSON"),
+        ('{"prediction": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ]:
+        with pytest.raises(gr.Error, match=message), app.user_errors():
+            files.load_source(None, text)
+
+
+def test_downloads_of_earlier_requests_are_deleted(monkeypatch) -> None:
+    first = files.download_folder()
+    (first / "scores.csv").write_text("x")
+    assert first.exists()
+    monkeypatch.setattr(files, "DOWNLOAD_KEEP_S", -1)
+    second = files.download_folder()
+    assert not first.exists() and second.exists()
+
+
+def test_histogram_bins_equal_values_that_differ_in_the_last_bit() -> None:
+    scores = np.array([[0.8, 0.8, 0.8], [0.8, 0.8, 0.8000000000000002], [0.1, 0.1, 0.1]])
+    figure = histogram.histogram_figure(ExampleScores({"rouge1": scores}, ScoreOptions(), ""))
+    heights = [patch.get_height() for patch in figure.axes[0].patches]
+    assert sorted(heights, reverse=True)[:2] == [2, 1]
