@@ -21,16 +21,16 @@ from pathlib import Path
 
 from ..comparison import STATISTICS, Comparison, compare
 from ..corpus.significance import METHODS, check_test_settings
-from ..readers import InputError, corpus_from_records, read_records, read_text_files
+from ..readers import InputError, corpus_from_records, iter_records, read_text_files
 from .main import (
     _DEST_PREFIX,
     PROG,
-    _fail,
     _given_options,
     _option_flags,
     _Parser,
     _quiet_core_logger,
     _score_options,
+    run_and_write,
 )
 
 # Scoring flags that configure the corpus aggregation, not the scores being compared; the names
@@ -151,7 +151,7 @@ def _read_text_systems(args: argparse.Namespace) -> tuple[System, list[System], 
 def _read_column_systems(args: argparse.Namespace) -> tuple[System, list[System], list[list[str]]]:
     """The baseline, the systems and the references from columns of a JSONL or CSV file."""
     path = args.jsonl if args.jsonl is not None else args.csv
-    records = read_records(path, jsonl=args.jsonl is not None)
+    records = list(iter_records(path, jsonl=args.jsonl is not None))
     baseline, references = corpus_from_records(records, args.baseline_column, args.reference_column)
     systems = [
         (column, corpus_from_records(records, column, args.reference_column)[0])
@@ -197,7 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _check_usage(args, parser)
     _quiet_core_logger()
     read = _read_text_systems if args.baseline is not None else _read_column_systems
-    try:
+
+    def report() -> str:
         (baseline_name, baseline), systems, references = read(args)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -215,15 +216,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         for message in dict.fromkeys(str(warning.message) for warning in caught):
             print(f"{PROG}: warning: {message}", file=sys.stderr)
-        text = render(result, args.format)
-        if args.output is None:
-            sys.stdout.write(text)
-        else:
-            args.output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
-    except (InputError, TypeError, ValueError) as error:
-        return _fail(str(error))
-    except KeyboardInterrupt:
-        return 130
-    return 0
+        return render(result, args.format)
+
+    return run_and_write(report, args.output)

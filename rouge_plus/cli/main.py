@@ -23,7 +23,7 @@ import os
 import sys
 import tempfile
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from tqdm import tqdm
@@ -405,6 +405,24 @@ def _mode_for(target: Path) -> int:
         return 0o666 & ~umask
 
 
+def run_and_write(produce: Callable[[], str], output: Path | None) -> int:
+    """Run a command's work (``produce`` returns its text) and write the text to ``output`` or
+    stdout; the exit status: 0 done, 1 bad input (one line on stderr), 130 interrupted."""
+    try:
+        text = produce()
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            write_replacing(output, text)
+    except OSError as error:
+        return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
+    except (InputError, TypeError, ValueError) as error:
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
 def _fail(message: str) -> int:
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return 1
@@ -433,21 +451,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TypeError, ValueError) as error:
         parser.error(str(error))
     _quiet_core_logger()
-    try:
+
+    def report() -> str:
         examples = _score(*_input_chunks(args, parser), options, args)
         render = render_per_example if args.per_example else render_aggregate
-        text = render(examples, args.format) + "\n"
-        if args.output is None:
-            sys.stdout.write(text)
-        else:
-            write_replacing(args.output, text)
-    except OSError as error:
-        return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
-    except (InputError, TypeError, ValueError) as error:
-        return _fail(str(error))
-    except KeyboardInterrupt:
-        return 130
-    return 0
+        return render(examples, args.format) + "\n"
+
+    return run_and_write(report, args.output)
 
 
 if __name__ == "__main__":
