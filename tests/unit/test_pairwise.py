@@ -31,7 +31,7 @@ texts_strategy = st.lists(
 collections = st.lists(texts_strategy, min_size=1, max_size=7)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# Every kind of bound: overlap (N, L, Lsum, topic), weighted (w above and below 1), sizes only.
+# Every kind of bound: overlap (N, L, Lsum, topic), weighted (w = 1 and above), sizes only.
 ALL_TYPES = [
     ["rouge1"],
     ["rouge2"],
@@ -39,7 +39,7 @@ ALL_TYPES = [
     ["rougeL"],
     ["rougeLsum"],
     ["rougeW"],
-    ["rougeW-0.5"],
+    ["rougeW-1"],
     ["rougeS4"],
     ["rougeSU*"],
     ["rouge1+synonyms"],
