@@ -1,29 +1,25 @@
 """rouge_plus: the whole ROUGE family, exact, fast and Unicode-aware.
 
-The scoring core (:class:`RougeScorer`, :func:`score`) needs only NumPy and NLTK; the Hugging Face
-``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
-:func:`make_compute_metrics`) are imported on first use, so importing this package stays cheap
-when they are not wanted. See docs/ARCHITECTURE.md for the layout.
+Every public name is imported on first use, so ``import rouge_plus`` costs a few milliseconds:
+the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it is first used,
+and NumPy only when a call needs it (the common measures are scored without it); the Hugging
+Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
+:func:`make_compute_metrics`) load only when asked for. See docs/ARCHITECTURE.md for the layout.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from ._version import __version__
-from .options import ScoreOptions
-from .results import ExampleScores
-from .scorer import RougeScorer, score
 
 if TYPE_CHECKING:
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
+    from .options import ScoreOptions
+    from .results import ExampleScores
     from .rouge_plus import RougePlus
-
-# A library's log records are the application's to show: without this, an application that has
-# not configured logging would see every warning twice (once by logging's last-resort handler).
-logging.getLogger(__name__).addHandler(logging.NullHandler())
+    from .scorer import RougeScorer, score
 
 __all__ = [
     "ExampleScores",
@@ -38,6 +34,10 @@ __all__ = [
 
 # Public names imported on first use: name -> module.
 _LAZY = {
+    "ExampleScores": ".results",
+    "RougeScorer": ".scorer",
+    "ScoreOptions": ".options",
+    "score": ".scorer",
     "RougePlus": ".rouge_plus",
     "score_dataset": ".integrations.hf_datasets",
     "make_compute_metrics": ".integrations.trainer",
@@ -48,5 +48,11 @@ def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -7,10 +7,13 @@ so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -26,8 +29,20 @@ class Batch:
     @property
     def pair_owner(self) -> np.ndarray:
         """Row index of every (prediction, reference) pair, pairs in row order."""
+        import numpy as np
+
         sizes = np.fromiter(map(len, self.references), dtype=np.int64, count=len(self.references))
         return np.repeat(np.arange(len(self.references), dtype=np.int64), sizes)
+
+    @property
+    def n_pairs(self) -> int:
+        return sum(map(len, self.references))
+
+    def pair_rows(self) -> array:
+        """:attr:`pair_owner` as an int64 ``array`` (no NumPy)."""
+        sizes = map(len, self.references)
+        rows = map(itertools.repeat, range(len(self)), sizes)
+        return array("q", itertools.chain.from_iterable(rows))
 
     @property
     def texts(self) -> list[str]:

@@ -10,16 +10,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .options import ScoreOptions
-from .rouge2.pos import load_tagger, topic_filter
-from .rouge2.synonyms import Synonyms, load_synonyms
-from .rouge155.length_limit import limit_bytes, limit_words
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
 from .text.tokenizers import get_tokenizer
+
+if TYPE_CHECKING:
+    from .rouge2.synonyms import Synonyms
 
 Stemmer = Callable[[str], str]
 
@@ -66,6 +67,8 @@ def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
 
     Tagging sees the words with their case: taggers are far less accurate on lowercased text.
     """
+    from .rouge2.pos import load_tagger, topic_filter
+
     prefixes = options.topic_prefixes
     if options.pos_tagger == "pretagged":
 
@@ -87,11 +90,13 @@ def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
 
 
 def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    if not (options.max_words or options.max_bytes):
+        return None
+    from .rouge155.length_limit import limit_bytes, limit_words
+
     if options.max_words:
         return functools.partial(limit_words, max_words=options.max_words)
-    if options.max_bytes:
-        return functools.partial(limit_bytes, max_bytes=options.max_bytes)
-    return None
+    return functools.partial(limit_bytes, max_bytes=options.max_bytes)
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,15 @@ class Resources:
 
     @classmethod
     def for_options(cls, options: ScoreOptions) -> Resources:
-        synonyms = load_synonyms(options.synonyms) if options.needs_synonyms else None
-        tagger_name = None
+        # ROUGE 2.0's resources are imported only by the calls that use them.
+        synonyms = tagger_name = None
+        if options.needs_synonyms:
+            from .rouge2.synonyms import load_synonyms
+
+            synonyms = load_synonyms(options.synonyms)
         if options.has_topic and options.pos_tagger != "pretagged":
+            from .rouge2.pos import load_tagger
+
             tagger_name = load_tagger(options.pos_tagger).name
         return cls(
             text_pipeline(options),

@@ -9,10 +9,10 @@ global, unseeded generator, which is why evaluate's rouge changes from run to ru
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..rouge155.bootstrap import rouge155_bootstrap, rouge155_order
+if TYPE_CHECKING:
+    import numpy as np
 
 AGGREGATIONS = ("mean", "bootstrap")
 
@@ -36,6 +36,8 @@ def mean_scores(scores: np.ndarray) -> np.ndarray:
 
 def bootstrap_means(scores: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
     """``(n_resamples, 3)`` means of rows resampled with replacement."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     n = len(scores)
     per_draw = max(1, _DRAW_BUDGET // n)
@@ -54,6 +56,8 @@ def bootstrap_interval(
 
     Reporting the median as mid is rouge_score's ``BootstrapAggregator`` convention.
     """
+    import numpy as np
+
     means = bootstrap_means(scores, n_resamples, seed)
     tail = (1 - confidence_level) / 2
     low, mid, high = np.percentile(means, [100 * tail, 50, 100 * (1 - tail)], axis=0)
@@ -67,6 +71,10 @@ def rouge155_interval(
 
     Rows are resampled in the order the Perl script walks them, with its drand48 seeds.
     """
+    import numpy as np
+
+    from ..rouge155.bootstrap import rouge155_bootstrap, rouge155_order
+
     ordered = scores[rouge155_order(len(scores))]
     estimates = rouge155_bootstrap(
         ordered[:, 1], ordered[:, 0], alpha, confidence=confidence_level, n_resamples=n_resamples

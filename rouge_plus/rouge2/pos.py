@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..data import load_bundled_json
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["PerceptronTagger", "Tagger", "TaggerDataError", "load_tagger", "topic_filter"]
 
@@ -97,6 +99,8 @@ class PerceptronTagger(Tagger):
         return tags
 
     def _predict(self, features: list[str]) -> str:
+        import numpy as np
+
         scores = np.zeros(len(self._classes))
         for feature in features:
             weights = self._weights_of(feature)
@@ -111,6 +115,8 @@ class PerceptronTagger(Tagger):
             encoded = self._encoded_weights.get(feature)
             weights = None
             if encoded is not None:
+                import numpy as np
+
                 fields = encoded.split(" ")
                 weights = np.zeros(len(self._classes))
                 for tag, weight in zip(fields[0::2], fields[1::2], strict=True):

@@ -9,18 +9,23 @@ them into scores).
 from __future__ import annotations
 
 import functools
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-
-from ..kernels.matching import maximum_matching
-from ..kernels.native import count_pairs
+from ..kernels.native import count_pairs, count_pairs_buffers
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
-Counts = tuple[np.ndarray, np.ndarray, np.ndarray]
+if TYPE_CHECKING:
+    import numpy as np
+
+Counts = tuple["np.ndarray", "np.ndarray", "np.ndarray"]
+
+# The kinds of measure the compiled kernels count alone, whose precision and recall are
+# hit / base: what count_texts_flat takes.
+FLAT_KINDS = frozenset({"ngram", "lcs", "summary_lcs", "skip_bigram"})
 
 
 class SynonymMatcher(Protocol):
@@ -88,6 +93,58 @@ def count_texts(
     return counts, encoded.tokenized_counts[: len(texts)]
 
 
+def counts_flat(measures: Sequence[Measure], pipeline: TextPipeline) -> bool:
+    """Whether :func:`count_texts_flat` can count ``measures`` with ``pipeline``."""
+    return (
+        count_pairs_buffers is not None
+        and pipeline.encodes_flat
+        and all(m.kind in FLAT_KINDS and not m.synonyms for m in measures)
+    )
+
+
+def count_texts_flat(
+    measures: Sequence[Measure],
+    texts: list[str],
+    pair_rows: array,
+    pipeline: TextPipeline,
+    *,
+    describe: Callable[[int], str] = str,
+) -> tuple[bytes, list[int]]:
+    """:func:`count_texts` without NumPy, where :func:`counts_flat` allows it.
+
+    ``texts`` are the predictions, then the references of every pair, in pair order;
+    ``pair_rows`` (int64) is the row, hence the prediction, of each pair. Returns the counts as
+    bytes of float64 shaped ``(len(measures), 3, n_pairs)`` (hit, pred_base, ref_base), and
+    the indexes of the texts without tokens.
+    """
+    n_pairs = len(pair_rows)
+    n_rows = len(texts) - n_pairs
+    by_sentence = [m for m in measures if m.uses_sentences]
+    whole = [m for m in measures if not m.uses_sentences]
+    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    flat = pipeline.encode_flat(
+        texts, by_sentence=bool(by_sentence), whole_too=separate, describe=describe
+    )
+    ref_docs = array("q", range(n_rows, n_rows + n_pairs))
+
+    def count(group: Sequence[Measure], shift: int) -> bytes:
+        pred = pair_rows if not shift else array("q", [row + shift for row in pair_rows])
+        ref = ref_docs if not shift else array("q", range(n_rows + shift, len(texts) + shift))
+        specs = [m.kernel_spec().packed() for m in group]
+        return count_pairs_buffers(
+            flat.ids, flat.sentences, flat.documents, pred, ref, specs, flat.vocab_size
+        )
+
+    if not separate:
+        return count(measures, 0), flat.tokenless(len(texts))
+    block = 3 * n_pairs * 8  # the bytes of one measure's counts
+    blocks = {}
+    for group, shift in ((whole, 0), (by_sentence, len(texts))):
+        raw = count(group, shift)
+        blocks.update({m: raw[i * block : (i + 1) * block] for i, m in enumerate(group)})
+    return b"".join(blocks[m] for m in measures), flat.tokenless(len(texts))
+
+
 def count_measures(
     measures: Sequence[Measure],
     encoded: Encoded,
@@ -143,6 +200,10 @@ def synonym_counts(
 ) -> Counts:
     """Units are n-grams; two match when every position is the same word or synonyms, and the
     hit is a maximum one-to-one matching between the two texts' n-gram occurrences."""
+    import numpy as np
+
+    from ..kernels.matching import maximum_matching
+
     related, keys = _token_relation(encoded, synonyms)
 
     def first_keys(gram: tuple) -> Iterator:

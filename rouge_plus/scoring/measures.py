@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..kernels.spec import Kernel, KernelSpec
 from .fmeasure import safe_divide
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_NGRAM = 9
 DEFAULT_W = 1.2

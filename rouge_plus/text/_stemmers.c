@@ -2,7 +2,8 @@
  * rouge_plus.text._stemmers: the two Porter stemmers of rouge_plus, and the stem-id remap.
  *
  *   - porter_stem(word): NLTK's PorterStemmer().stem(word) in its default NLTK_EXTENSIONS mode,
- *     rule for rule as text/porter.py restates it (rouge_score's stemmer).
+ *     rule for rule as text/porter.py restates it (rouge_score's stemmer); rouge_score_stem(token)
+ *     applies it as rouge_score does, to tokens longer than 3 characters only.
  *   - porter_original(word): Porter's original algorithm as ROUGE-1.5.5 embeds it, as
  *     rouge155/porter_original.py computes it with regular expressions: the measure and *o
  *     patterns are evaluated here by simulating the same patterns over all positions at once,
@@ -571,6 +572,19 @@ static PyObject *porter_stem(PyObject *Py_UNUSED(module), PyObject *word)
     return result;
 }
 
+PyDoc_STRVAR(rouge_score_stem_doc,
+             "rouge_score_stem(token) -> str\n\n"
+             "porter_stem(token) for a token longer than 3 characters, else the token itself.");
+
+static PyObject *rouge_score_stem(PyObject *module, PyObject *token)
+{
+    if (PyUnicode_Check(token) && PyUnicode_GET_LENGTH(token) <= 3) {
+        Py_INCREF(token);
+        return token;
+    }
+    return porter_stem(module, token);
+}
+
 PyDoc_STRVAR(porter_original_doc,
              "porter_original(word) -> str | None\n\n"
              "rouge155.porter_original.stem(word), or None for a word holding a newline.");
@@ -663,6 +677,7 @@ release:
 
 static PyMethodDef module_methods[] = {
     {"porter_stem", porter_stem, METH_O, porter_stem_doc},
+    {"rouge_score_stem", rouge_score_stem, METH_O, rouge_score_stem_doc},
     {"porter_original", porter_original, METH_O, porter_original_doc},
     {"remap_ids", (PyCFunction)(void (*)(void))remap_ids, METH_FASTCALL, remap_ids_doc},
     {NULL, NULL, 0, NULL},

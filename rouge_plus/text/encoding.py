@@ -11,16 +11,42 @@ from __future__ import annotations
 
 import functools
 import itertools
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..kernels.native import Vocabulary
+from ..kernels.native import Vocabulary, compiled
 from .sentences import SentenceSplitter
 from .tokenizers import Tokenizer
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# table[ids] on int32 buffers, compiled (text/_stemmers.c); None without the extension.
+_compiled = compiled("text._stemmers")
+remap_ids: Callable[[object, object], bytearray] | None = _compiled and _compiled.remap_ids
+
 Item = str | list[list[str]]
+
+
+@dataclass(frozen=True)
+class FlatEncoding:
+    """The arrays of :class:`Encoded` as plain buffers, without NumPy (see
+    :meth:`TextPipeline.encode_flat`): int32 ``ids``, int64 ``sentences`` and ``documents``."""
+
+    ids: bytes | bytearray
+    sentences: bytes
+    documents: bytes
+    vocab_size: int
+
+    def tokenless(self, n_texts: int) -> list[int]:
+        """The indexes among the first ``n_texts`` documents of those without a token (a
+        document without tokens has no sentence: empty sentences are dropped)."""
+        starts = memoryview(self.documents).cast("q")[: n_texts + 1]
+        if len(set(starts)) == len(starts):  # the common case: every document has a token
+            return []
+        return [d for d in range(n_texts) if starts[d] == starts[d + 1]]
 
 
 @dataclass(frozen=True)
@@ -54,6 +80,8 @@ class Encoded:
 
     def unique_per_document(self) -> Encoded:
         """The same documents with each id kept once (first occurrence), as one sentence."""
+        import numpy as np
+
         docs = [list(dict.fromkeys(tokens)) for tokens in self.document_tokens()]
         lengths = np.array([len(doc) for doc in docs], dtype=np.int64)
         ids = np.fromiter(itertools.chain.from_iterable(docs), dtype=np.int32)
@@ -65,6 +93,8 @@ class Encoded:
 
 
 def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return np.diff(sentences[documents])
 
 
@@ -159,12 +189,51 @@ class TextPipeline:
         items = [[topic_words(s) for s in self.split_sentences(t)] for t in self._limited(texts)]
         return self._encode_items(items, keep_words)
 
+    @property
+    def encodes_flat(self) -> bool:
+        """Whether :meth:`encode_flat` can encode for this pipeline: without stopwords, and
+        with the compiled stem-id remap when stemming."""
+        return self.stopwords is None and (self.stem is None or remap_ids is not None)
+
+    def encode_flat(
+        self,
+        texts: Sequence[str],
+        *,
+        by_sentence: bool,
+        whole_too: bool = False,
+        describe: Callable[[int], str] = str,
+    ) -> FlatEncoding:
+        """:meth:`encode` without NumPy, for a pipeline that :attr:`encodes_flat`: the same
+        token ids, as buffers."""
+        if not self.encodes_flat:
+            raise ValueError("encode_flat: this pipeline removes stopwords or cannot remap stems")
+        texts = self._limited(texts)
+        prepare = None
+        if whole_too:
+            items = self._items(texts, False, describe) + self._items(texts, True, describe)
+        elif self._native_reads_whole(by_sentence):
+            items = texts
+            prepare = functools.partial(self._prepared, by_sentence=by_sentence, describe=describe)
+        else:
+            items = self._items(texts, by_sentence, describe)
+        vocabulary = Vocabulary()
+        ids, sentences, documents = vocabulary.encode(items, True, prepare)
+        vocab_size = len(vocabulary)
+        if self.stem is not None and vocab_size:
+            stems = list(map(self.stem, vocabulary.words()))
+            stem_ids = {stem: i for i, stem in enumerate(dict.fromkeys(stems))}
+            ids = remap_ids(ids, array("i", map(stem_ids.__getitem__, stems)))
+            vocab_size = len(stem_ids)
+        return FlatEncoding(ids, sentences, documents, vocab_size)
+
     def _encode_items(
         self,
         items: Sequence[Item],
         keep_words: bool,
         prepare: Callable[[int, str], Item] | None = None,
     ) -> Encoded:
+        import numpy as np
+
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode(items, True, prepare)
         ids = np.frombuffer(ids, dtype=np.int32)
@@ -195,6 +264,8 @@ def _drop_words(
     ids: np.ndarray, sentences: np.ndarray, words: list[str], dropped: frozenset[str]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Remove the tokens whose word is in ``dropped``; sentences keep their places."""
+    import numpy as np
+
     keep = np.fromiter((word not in dropped for word in words), dtype=bool, count=len(words))[ids]
     kept_before = np.concatenate([[0], np.cumsum(keep)])
     return ids[keep], kept_before[sentences]
@@ -202,6 +273,8 @@ def _drop_words(
 
 def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[np.ndarray, int]:
     """The id of each word's stem (words with the same stem share one id), and how many."""
+    import numpy as np
+
     stems = list(map(stem, words))
     stem_id = {s: i for i, s in enumerate(dict.fromkeys(stems))}
     remap = np.fromiter(map(stem_id.__getitem__, stems), dtype=np.int32, count=len(stems))

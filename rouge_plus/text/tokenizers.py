@@ -43,15 +43,18 @@ and the Kelvin sign as "K".
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import regex
-
-from ..kernels.python import ASCII_WORD
+from ..kernels.spec import ASCII_WORD
 from .sentences import Cut
+
+if TYPE_CHECKING:
+    import regex  # imported on first use: it costs tens of milliseconds
 
 
 @runtime_checkable
@@ -65,7 +68,7 @@ class Tokenizer(Protocol):
     def __call__(self, text: str) -> list[str]: ...
 
 
-_ASCII_LOWER_RUN = regex.compile(r"[a-z0-9]+")
+_ASCII_LOWER_RUN = re.compile(r"[a-z0-9]+")
 _ASCII_MIXED_RUN = ASCII_WORD
 
 # The only non-ASCII characters whose str.lower() contains [a-z0-9]; see the module docstring.
@@ -73,25 +76,39 @@ _LEGACY_CASED_TRANSLATION = str.maketrans({"\u0130": "I\u0307", "\u212a": "K"})
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
-_INVISIBLE_JOINERS = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
-
 # Letters of scripts written without spaces between words; Script_Extensions also brings in
 # marks shared by those scripts such as the prolonged sound mark "ー" and the iteration mark "々".
 _UNSPACED_LETTER = (
     r"[\p{L}&&[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}"
     r"\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]]"
 )
-_UNICODE_TOKEN = regex.compile(
-    rf"{_UNSPACED_LETTER}\p{{M}}*|[[\p{{L}}\p{{M}}\p{{Nd}}]--{_UNSPACED_LETTER}]+",
-    flags=regex.V1,
-)
 
 
-# A non-ASCII character the default tokenizer keeps in a word: a letter, mark or decimal digit,
-# or an invisible joiner (deleted inside words). Asked of the same Unicode database as the
-# tokenizer itself (the regex module's), so the two never disagree on a character.
-_NON_ASCII_WORD_CHARACTER = regex.compile(
-    r"[[\p{L}\p{M}\p{Nd}\u00ad\u200c\u200d\u2060]--[\x00-\x7f]]", flags=regex.V1
+@functools.cache
+def _unicode_patterns() -> tuple[regex.Pattern, regex.Pattern, regex.Pattern]:
+    """The Unicode patterns of the default tokenizer: the invisible joiners, a token, and a
+    non-ASCII word character (a letter, mark or decimal digit, or an invisible joiner, which
+    is deleted inside words). The last is asked of the same Unicode database as the tokenizer
+    itself (the regex module's), so the two never disagree on a character."""
+    import regex
+
+    joiners = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
+    token = regex.compile(
+        rf"{_UNSPACED_LETTER}\p{{M}}*|[[\p{{L}}\p{{M}}\p{{Nd}}]--{_UNSPACED_LETTER}]+",
+        flags=regex.V1,
+    )
+    word_character = regex.compile(
+        r"[[\p{L}\p{M}\p{Nd}\u00ad\u200c\u200d\u2060]--[\x00-\x7f]]", flags=regex.V1
+    )
+    return joiners, token, word_character
+
+
+# Non-ASCII characters common in English text that are separators in every Unicode version
+# (spaces, dashes, quotes, currency signs); a text whose other characters are ASCII needs no
+# Unicode look-up, and no import of the regex module.
+_NON_ASCII_RUNS = re.compile(r"[^\x00-\x7f]+")
+_COMMON_SEPARATORS = frozenset(
+    "\u00a0\u00a3\u00b0\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac"
 )
 
 
@@ -99,7 +116,9 @@ def _default_native(text: str) -> bool:
     """Whether the compiled ASCII rule gives the default tokenizer's tokens: the text has no
     non-ASCII word character (its other characters are separators either way, and NFC maps
     none of them to an ASCII letter or digit)."""
-    return text.isascii() or _NON_ASCII_WORD_CHARACTER.search(text) is None
+    if text.isascii() or _COMMON_SEPARATORS.issuperset("".join(_NON_ASCII_RUNS.findall(text))):
+        return True
+    return _unicode_patterns()[2].search(text) is None
 
 
 def _rouge_score_native(text: str) -> bool:
@@ -128,8 +147,8 @@ def _rouge_score_cased(text: str) -> list[str]:
 def _default_cased(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_MIXED_RUN.findall(text)
-    text = unicodedata.normalize("NFC", _INVISIBLE_JOINERS.sub("", text))
-    return _UNICODE_TOKEN.findall(text)
+    joiners, token, _ = _unicode_patterns()
+    return token.findall(unicodedata.normalize("NFC", joiners.sub("", text)))
 
 
 def _default_lowered(text: str) -> list[str]:
