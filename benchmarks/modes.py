@@ -7,6 +7,7 @@ the flags and prints the Markdown tables these functions return.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -74,9 +75,14 @@ def cold_run(peer: str, data: Path, stem: bool, *extra: str) -> tuple[float, flo
 def cold_mode(args: argparse.Namespace, available: Callable[[str], bool]) -> list[Row]:
     """Median CPU seconds and peak RSS of ``args.rounds`` whole-process runs per implementation
     (runs alternate, so load changes hit them all alike), with and without stemming; "nothing"
-    is Python reading the data, "import rouge_plus" adds the import. Scores are checked first:
+    is Python reading the data, "import rouge_plus" adds the import. The checkout's bytecode is
+    compiled first, as pip compiles an installed package's. Scores are checked first:
     each implementation's mean P/R/F per type within 1e-9 of rouge_score's (or of rouge_plus's
     when rouge_score is not installed)."""
+    # Installed packages hold their bytecode (pip compiles it); so must the checkout measured,
+    # or every run would compile rouge_plus from source (PYTHONDONTWRITEBYTECODE stops Python
+    # from saving it).
+    compileall.compile_dir(Path(__file__).resolve().parents[1] / "rouge_plus", quiet=1)
     peers = [p for p in COLD_PEERS if p in args.peers and available(p)]
     names = ["nothing", *(["import rouge_plus"] if "rouge_plus" in peers else []), *peers]
     results = []

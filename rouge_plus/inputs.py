@@ -9,19 +9,20 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import numpy as np
 
 
-@dataclass(frozen=True)
 class Batch:
     """Validated input: one prediction and one or more references per row."""
 
-    predictions: list[str]
-    references: list[list[str]]
+    __slots__ = ("predictions", "references")
+
+    def __init__(self, predictions: list[str], references: list[list[str]]) -> None:
+        self.predictions = predictions
+        self.references = references
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -40,6 +41,8 @@ class Batch:
 
     def pair_rows(self) -> array:
         """:attr:`pair_owner` as an int64 ``array`` (no NumPy)."""
+        if len(self.references) == self.n_pairs:  # one reference per row
+            return array("q", range(len(self)))
         sizes = map(len, self.references)
         rows = map(itertools.repeat, range(len(self)), sizes)
         return array("q", itertools.chain.from_iterable(rows))
@@ -87,6 +90,9 @@ def _as_list(values: object, argument: str) -> list:
     return list(values)
 
 
+_STR = {str}
+
+
 def _check_text(value: object, where: str) -> str:
     if isinstance(value, str):
         return value
@@ -96,7 +102,7 @@ def _check_text(value: object, where: str) -> str:
 
 
 def _texts(values: list, argument: str) -> list[str]:
-    if all(type(value) is str for value in values):  # the common case, checked at C speed
+    if set(map(type, values)) == _STR:  # the common case, checked at C speed
         return values
     return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values)]
 
@@ -132,7 +138,7 @@ def normalize_inputs(predictions: object, references: object) -> Batch:
         )
     if not preds:
         raise ValueError("predictions and references are empty: there is nothing to score")
-    if all(type(value) is str for value in refs):
+    if set(map(type, refs)) == _STR:
         return Batch(preds, [[value] for value in refs])
     if _lists_of_texts(refs):
         return Batch(preds, refs)

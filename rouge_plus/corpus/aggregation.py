@@ -8,7 +8,6 @@ global, unseeded generator, which is why evaluate's rouge changes from run to ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,13 +19,13 @@ AGGREGATIONS = ("mean", "bootstrap")
 _DRAW_BUDGET = 1 << 21
 
 
-@dataclass(frozen=True)
 class Interval:
     """Per column (precision, recall, F): the point estimate and a confidence interval."""
 
-    low: np.ndarray
-    mid: np.ndarray
-    high: np.ndarray
+    __slots__ = ("high", "low", "mid")
+
+    def __init__(self, low: np.ndarray, mid: np.ndarray, high: np.ndarray) -> None:
+        self.low, self.mid, self.high = low, mid, high
 
 
 def mean_scores(scores: np.ndarray) -> np.ndarray:

@@ -13,7 +13,6 @@ import functools
 import itertools
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..kernels.native import Vocabulary, compiled
@@ -30,15 +29,17 @@ remap_ids: Callable[[object, object], bytearray] | None = _compiled and _compile
 Item = str | list[list[str]]
 
 
-@dataclass(frozen=True)
 class FlatEncoding:
     """The arrays of :class:`Encoded` as plain buffers, without NumPy (see
     :meth:`TextPipeline.encode_flat`): int32 ``ids``, int64 ``sentences`` and ``documents``."""
 
-    ids: bytes | bytearray
-    sentences: bytes
-    documents: bytes
-    vocab_size: int
+    __slots__ = ("documents", "ids", "sentences", "vocab_size")
+
+    def __init__(
+        self, ids: bytes | bytearray, sentences: bytes, documents: bytes, vocab_size: int
+    ) -> None:
+        self.ids, self.sentences, self.documents = ids, sentences, documents
+        self.vocab_size = vocab_size
 
     def tokenless(self, n_texts: int) -> list[int]:
         """The indexes among the first ``n_texts`` documents of those without a token (a
@@ -49,21 +50,34 @@ class FlatEncoding:
         return [d for d in range(n_texts) if starts[d] == starts[d + 1]]
 
 
-@dataclass(frozen=True)
 class Encoded:
     """Token ids of many documents.
 
     ``ids[sentences[s]:sentences[s + 1]]`` are the tokens of sentence ``s``; documents are runs
     of sentences, ``documents[d]:documents[d + 1]``. Empty sentences are dropped.
+
+    The classes of this module are plain classes, not dataclasses: creating a dataclass costs
+    about a millisecond at import, which every short-lived process would pay.
     """
 
-    ids: np.ndarray  # int32
-    sentences: np.ndarray  # int64, len n_sentences + 1
-    documents: np.ndarray  # int64, len n_documents + 1
-    vocab_size: int
-    tokenized_counts: np.ndarray  # tokens the tokenizer found per document, before stopwords
-    words: list[str] = field(default_factory=list)  # when kept: the words, by word number
-    word_ids: np.ndarray | None = None  # the id of each word when they differ (stemming)
+    __slots__ = (
+        "documents", "ids", "sentences", "tokenized_counts", "vocab_size", "word_ids", "words",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        ids: np.ndarray,  # int32
+        sentences: np.ndarray,  # int64, len n_sentences + 1
+        documents: np.ndarray,  # int64, len n_documents + 1
+        vocab_size: int,
+        tokenized_counts: np.ndarray,  # tokens the tokenizer found per document, before stopwords
+        words: list[str] | None = None,  # when kept: the words, by word number
+        word_ids: np.ndarray | None = None,  # the id of each word when they differ (stemming)
+    ) -> None:
+        self.ids, self.sentences, self.documents = ids, sentences, documents
+        self.vocab_size, self.tokenized_counts = vocab_size, tokenized_counts
+        self.words = [] if words is None else words
+        self.word_ids = word_ids
 
     def id_words(self) -> dict[int, list[str]]:
         """The words behind each id (several when stemming merged them)."""
@@ -98,7 +112,6 @@ def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
     return np.diff(sentences[documents])
 
 
-@dataclass(frozen=True)
 class TextPipeline:
     """How texts become tokens.
 
@@ -106,11 +119,18 @@ class TextPipeline:
     ``stopwords`` are removed before stemming, as 1.5.5's ``-s`` does.
     """
 
-    tokenizer: Tokenizer
-    split_sentences: SentenceSplitter
-    stem: Callable[[str], str] | None
-    stopwords: frozenset[str] | None = None
-    limit_text: Callable[[str], str] | None = None
+    __slots__ = ("limit_text", "split_sentences", "stem", "stopwords", "tokenizer")
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        split_sentences: SentenceSplitter,
+        stem: Callable[[str], str] | None,
+        stopwords: frozenset[str] | None = None,
+        limit_text: Callable[[str], str] | None = None,
+    ) -> None:
+        self.tokenizer, self.split_sentences, self.stem = tokenizer, split_sentences, stem
+        self.stopwords, self.limit_text = stopwords, limit_text
 
     @property
     def sentence_safe(self) -> bool:

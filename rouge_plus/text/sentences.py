@@ -62,18 +62,34 @@ _SOFT_TERMINATORS = ".!?…"
 _CLOSERS = "\"'”’»›)]}」』）】〕〉》"
 _OPENERS = "\"'“‘«‹([{「『（【〔〈《¿¡`"
 
-_CANDIDATE = re.compile(
+class _Pattern:
+    """A regular expression compiled when first used, so that importing this module (for the
+    newline splitter, say) does not compile the rule splitter's patterns."""
+
+    __slots__ = ("_arguments", "_compiled")
+
+    def __init__(self, *arguments: object) -> None:
+        self._arguments = arguments
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> object:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._arguments)
+        return getattr(self._compiled, name)
+
+
+_CANDIDATE = _Pattern(
     f"([{re.escape(_HARD_TERMINATORS + _SOFT_TERMINATORS)}]+)[{re.escape(_CLOSERS)}]*"
 )
-_HARD = re.compile(f"[{re.escape(_HARD_TERMINATORS)}]")
+_HARD = _Pattern(f"[{re.escape(_HARD_TERMINATORS)}]")
 # A closing quote or bracket standing alone after a terminator, as in tokenized text "end . ''".
-_DETACHED_CLOSER = re.compile(r"\s['’”»)\]}]+(?=\s|$)")
+_DETACHED_CLOSER = _Pattern(r"\s['’”»)\]}]+(?=\s|$)")
 _DETACHED_CLOSER_STARTS = frozenset("'’”»)]}")
 # Words are read through bounded windows so every decision costs constant time (linear total).
 _WORD_WINDOW = 40
-_NEXT_WORD = re.compile(rf"\s*(\S{{1,{_WORD_WINDOW}}})")
-_LEADING_LETTERS = re.compile(r"[^\W\d_]+")
-_DOTTED_ACRONYM = re.compile(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")  # "U.S", "a.m", "Ph.D"
+_NEXT_WORD = _Pattern(rf"\s*(\S{{1,{_WORD_WINDOW}}})")
+_LEADING_LETTERS = _Pattern(r"[^\W\d_]+")
+_DOTTED_ACRONYM = _Pattern(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")  # "U.S", "a.m", "Ph.D"
 
 # Word lists, lowercased and without their final period, except the case-sensitive openers.
 # fmt: off

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -148,6 +147,8 @@ def _default_cased(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_MIXED_RUN.findall(text)
     joiners, token, _ = _unicode_patterns()
+    import unicodedata  # for non-ASCII text only
+
     return token.findall(unicodedata.normalize("NFC", joiners.sub("", text)))
 
 
@@ -177,6 +178,8 @@ def _whitespace_lowered(text: str) -> list[str]:
 
 
 def _char_cased(text: str) -> list[str]:
+    import unicodedata  # imported on first use
+
     return list("".join(unicodedata.normalize("NFC", text).split()))
 
 
