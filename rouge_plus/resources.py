@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .options import ScoreOptions
 from .text.encoding import TextPipeline
@@ -99,8 +98,7 @@ def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
     return functools.partial(limit_bytes, max_bytes=options.max_bytes)
 
 
-@dataclass(frozen=True)
-class Resources:
+class Resources(NamedTuple):
     """What every chunk of a scoring call shares, resolved once per call: the text pipeline,
     the synonym source (a user's file or mapping is parsed once, not once per chunk), the
     topic-word tagger, and the signature that names them."""

@@ -10,7 +10,8 @@
  *     so every backtracking choice of the regular expressions is covered. Returns None for a
  *     word holding "\n" (where "$" of a Python pattern may match before the newline), which the
  *     caller then stems in Python.
- *   - remap_ids(ids, table): table[ids] for int32 buffers (word ids to stem ids).
+ *   - number_stems(stems) and remap_ids(ids, table): word ids to stem ids, stems numbered in
+ *     the order they first appear.
  *
  * Both stemmers work on the word's code points, so any str (any script, lone surrogates) is
  * stemmed as the Python code does: only a/e/i/o/u/y and a few ASCII letters are special, every
@@ -675,10 +676,54 @@ release:
     return result;
 }
 
+PyDoc_STRVAR(number_stems_doc,
+             "number_stems(stems) -> (bytearray, int)\n\n"
+             "For a list of str (the stem of each word, by word id): the int32 id of each word's\n"
+             "stem, stems numbered in the order they first appear, and how many there are.");
+
+static PyObject *number_stems(PyObject *Py_UNUSED(module), PyObject *stems)
+{
+    if (!PyList_Check(stems)) {
+        PyErr_SetString(PyExc_TypeError, "number_stems: stems must be a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(stems);
+    PyObject *numbers = PyDict_New();
+    PyObject *table = numbers ? PyByteArray_FromStringAndSize(NULL, 4 * n) : NULL;
+    if (!table) {
+        Py_XDECREF(numbers);
+        return NULL;
+    }
+    int32_t *out = (int32_t *)PyByteArray_AS_STRING(table);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *stem = PyList_GET_ITEM(stems, i);
+        PyObject *number = PyDict_GetItemWithError(numbers, stem);
+        if (!number) {
+            if (PyErr_Occurred() || PyDict_Size(numbers) >= INT32_MAX)
+                goto fail;
+            number = PyLong_FromSsize_t(PyDict_GET_SIZE(numbers));
+            if (!number || PyDict_SetItem(numbers, stem, number) < 0) {
+                Py_XDECREF(number);
+                goto fail;
+            }
+            Py_DECREF(number); /* the dict holds it */
+        }
+        out[i] = (int32_t)PyLong_AsLong(number);
+    }
+    Py_ssize_t count = PyDict_GET_SIZE(numbers);
+    Py_DECREF(numbers);
+    return Py_BuildValue("(Nn)", table, count);
+fail:
+    Py_DECREF(numbers);
+    Py_DECREF(table);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"porter_stem", porter_stem, METH_O, porter_stem_doc},
     {"rouge_score_stem", rouge_score_stem, METH_O, rouge_score_stem_doc},
     {"porter_original", porter_original, METH_O, porter_original_doc},
+    {"number_stems", number_stems, METH_O, number_stems_doc},
     {"remap_ids", (PyCFunction)(void (*)(void))remap_ids, METH_FASTCALL, remap_ids_doc},
     {NULL, NULL, 0, NULL},
 };

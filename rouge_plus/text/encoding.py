@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from array import array
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -22,9 +21,8 @@ from .tokenizers import Tokenizer
 if TYPE_CHECKING:
     import numpy as np
 
-# table[ids] on int32 buffers, compiled (text/_stemmers.c); None without the extension.
+# Word ids to stem ids on buffers, compiled (text/_stemmers.c); None without the extension.
 _compiled = compiled("text._stemmers")
-remap_ids: Callable[[object, object], bytearray] | None = _compiled and _compiled.remap_ids
 
 Item = str | list[list[str]]
 
@@ -213,7 +211,7 @@ class TextPipeline:
     def encodes_flat(self) -> bool:
         """Whether :meth:`encode_flat` can encode for this pipeline: without stopwords, and
         with the compiled stem-id remap when stemming."""
-        return self.stopwords is None and (self.stem is None or remap_ids is not None)
+        return self.stopwords is None and (self.stem is None or _compiled is not None)
 
     def encode_flat(
         self,
@@ -240,10 +238,9 @@ class TextPipeline:
         ids, sentences, documents = vocabulary.encode(items, True, prepare)
         vocab_size = len(vocabulary)
         if self.stem is not None and vocab_size:
-            stems = list(map(self.stem, vocabulary.words()))
-            stem_ids = {stem: i for i, stem in enumerate(dict.fromkeys(stems))}
-            ids = remap_ids(ids, array("i", map(stem_ids.__getitem__, stems)))
-            vocab_size = len(stem_ids)
+            # As _stem_ids numbers them: stems in the order they first appear.
+            table, vocab_size = _compiled.number_stems(list(map(self.stem, vocabulary.words())))
+            ids = _compiled.remap_ids(ids, table)
         return FlatEncoding(ids, sentences, documents, vocab_size)
 
     def _encode_items(

@@ -147,6 +147,7 @@ texts = st.lists(st.lists(words, max_size=12).map(" ".join), min_size=1, max_siz
 
 
 @built
+@pytest.mark.filterwarnings("ignore:.*produced no tokens")
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.tuples(texts, st.lists(texts, min_size=1, max_size=3)), min_size=1, max_size=8),

@@ -128,6 +128,16 @@ def test_long_words_are_stemmed_in_linear_time():
     )
 
 
+def test_number_stems_numbers_in_order_of_first_appearance():
+    from array import array
+
+    table, count = compiled.number_stems(["b", "a", "b", "c", "a"])
+    assert array("i", bytes(table)).tolist() == [0, 1, 0, 2, 1] and count == 3
+    assert compiled.number_stems([]) == (bytearray(), 0)
+    with pytest.raises(TypeError):
+        compiled.number_stems(("a",))
+
+
 def test_remap_ids_gathers_and_checks_bounds():
     from array import array
 
