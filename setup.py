@@ -32,6 +32,8 @@ setup(
             ("rouge_plus.kernels._native", "rouge_plus/kernels/_native.c"),
             ("rouge_plus.text._stemmers", "rouge_plus/text/_stemmers.c"),
             ("rouge_plus.scoring._scores", "rouge_plus/scoring/_scores.c"),
+            ("rouge_plus.scoring._synonyms", "rouge_plus/scoring/_synonyms.c"),
+            ("rouge_plus.rouge2._tagger", "rouge_plus/rouge2/_tagger.c"),
         )
     ],
 )

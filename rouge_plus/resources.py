@@ -61,29 +61,34 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
     )
 
 
-def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
-    """Tag one sentence and keep its topic words (ROUGE 2.0), lowercased like other tokens.
+def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str]]]:
+    """Tag sentences and keep their topic words (ROUGE 2.0), lowercased like other tokens: one
+    list of words per sentence, many sentences a call (each distinct sentence is tagged once).
 
     Tagging sees the words with their case: taggers are far less accurate on lowercased text.
     """
-    from .rouge2.pos import load_tagger, topic_filter
+    from .rouge2.pos import load_tagger
 
     prefixes = options.topic_prefixes
     if options.pos_tagger == "pretagged":
 
-        def pretagged_topic_words(sentence: str) -> list[str]:
-            pairs = [token.rpartition("/") for token in sentence.split()]
-            return [word.lower() for word, _, tag in pairs if tag.startswith(prefixes)]
+        def pretagged_topic_words(sentences: list[str]) -> list[list[str]]:
+            pairs = ([token.rpartition("/") for token in s.split()] for s in sentences)
+            return [[w.lower() for w, _, tag in p if tag.startswith(prefixes)] for p in pairs]
 
         return pretagged_topic_words
     tagger = load_tagger(options.pos_tagger)
     builtin = isinstance(options.tokenizer, str)
     cased = get_tokenizer(options.tokenizer, lowercase=False)
+    # Where the compiled tokenizer reads a text for a built-in tokenizer, the cased tokens are
+    # the text's runs of [A-Za-z0-9], which a compiled tagger reads itself.
+    ascii_runs = get_tokenizer(options.tokenizer).native_when if builtin else None
 
-    def tagged_topic_words(sentence: str) -> list[str]:
-        tokens = cased(sentence)
-        kept = [tokens[i] for i in topic_filter(tokens, tagger(tokens), prefixes)]
-        return [token.lower() for token in kept] if builtin else kept
+    def tagged_topic_words(sentences: list[str]) -> list[list[str]]:
+        distinct = list(dict.fromkeys(sentences))
+        words = tagger.text_topic_words(distinct, cased, prefixes, builtin, ascii_runs)
+        found = dict(zip(distinct, words, strict=True))
+        return [found[sentence] for sentence in sentences]
 
     return tagged_topic_words
 
@@ -105,7 +110,7 @@ class Resources(NamedTuple):
 
     pipeline: TextPipeline
     synonyms: Synonyms | None
-    topic_words: Callable[[str], list[str]] | None
+    topic_words: Callable[[list[str]], list[list[str]]] | None
     signature: str
 
     @classmethod

@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..kernels.native import count_pairs, count_pairs_buffers
+from ..kernels.native import compiled, count_pairs, count_pairs_buffers
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 Counts = tuple["np.ndarray", "np.ndarray", "np.ndarray"]
+
+# The synonym matching of unigrams, compiled (_synonyms.c); None without the extension.
+_compiled_synonyms = compiled("scoring._synonyms")
 
 # The kinds of measure the compiled kernels count alone, whose precision and recall are
 # hit / base: what count_texts_flat takes.
@@ -48,14 +51,14 @@ def count_texts(
     pipeline: TextPipeline,
     *,
     synonyms: SynonymMatcher | None = None,
-    topic_words: Callable[[str], list[str]] | None = None,
+    topic_words: Callable[[list[str]], list[list[str]]] | None = None,
     describe: Callable[[int], str] = str,
 ) -> tuple[dict[Measure, Counts], np.ndarray]:
     """Encode ``texts`` as each measure needs them and count every pair ``(pred_docs[k],
     ref_docs[k])``; also the number of tokens of each text (for the no-tokens warning).
 
     Measures over sentences and measures over whole texts share one encoding when the pipeline
-    allows it; topic measures count the topic words that ``topic_words`` picks from a sentence.
+    allows it; topic measures count the topic words that ``topic_words`` picks from sentences.
     ``describe`` names text ``i`` in errors raised while tokenizing it.
     """
     regular = [m for m in measures if m.kind != "topic"]
@@ -81,15 +84,23 @@ def count_texts(
     if topic:
         if topic_words is None:
             raise ValueError("topic measures need a topic_words function")
+        # Each distinct text is tagged and encoded once (references repeat across systems).
+        import numpy as np
+
+        number = {}
+        document = np.fromiter(
+            (number.setdefault(text, len(number)) for text in texts), np.int64, len(texts)
+        )
+        pred_topics, ref_topics = document[pred_docs], document[ref_docs]
         topics = pipeline.encode_topics(
-            texts, topic_words, keep_words=any(m.synonyms for m in topic)
+            list(number), topic_words, keep_words=any(m.synonyms for m in topic)
         )
         plain = [m for m in topic if not m.unique]
         unique = [m for m in topic if m.unique]
-        counts.update(count_measures(plain, topics, pred_docs, ref_docs, synonyms))
+        counts.update(count_measures(plain, topics, pred_topics, ref_topics, synonyms))
         if unique:
             distinct = topics.unique_per_document()
-            counts.update(count_measures(unique, distinct, pred_docs, ref_docs, synonyms))
+            counts.update(count_measures(unique, distinct, pred_topics, ref_topics, synonyms))
     return counts, encoded.tokenized_counts[: len(texts)]
 
 
@@ -179,10 +190,15 @@ def _token_relation(
 ) -> tuple[Callable[[int, int], bool], dict[int, frozenset]]:
     """Whether two token ids are synonyms (equal ids are handled by the caller), and each id's
     keys: two ids can only be synonyms when their keys meet."""
-    words_of = encoded.id_words()
-    keys = {
-        token: frozenset().union(*map(synonyms.keys, words)) for token, words in words_of.items()
-    }
+    if encoded.word_ids is None:  # one word per id
+        words_of = {token: [word] for token, word in enumerate(encoded.words)}
+        keys = dict(enumerate(map(synonyms.keys, encoded.words)))
+    else:
+        words_of = encoded.id_words()
+        keys = {
+            token: frozenset().union(*map(synonyms.keys, words))
+            for token, words in words_of.items()
+        }
 
     @functools.cache
     def related(a: int, b: int) -> bool:
@@ -195,20 +211,81 @@ def _token_relation(
     return related, keys
 
 
+def _neighbours(
+    related: Callable[[int, int], bool], keys: dict[int, frozenset], exact_keys: bool
+) -> dict[int, frozenset[int]]:
+    """For each id, the other ids it relates to (ids without any are left out)."""
+    holders = defaultdict(list)  # key -> the ids that have it
+    for token, token_keys in keys.items():
+        for key in token_keys:
+            holders[key].append(token)
+    sharing = defaultdict(set)  # id -> the ids it shares a key with, itself included
+    for group in holders.values():
+        if len(group) > 1:
+            for token in group:
+                sharing[token].update(group)
+    neighbours = {}
+    for token, others in sharing.items():
+        others.discard(token)
+        if not exact_keys:
+            others = {other for other in others if related(token, other)}
+        if others:
+            neighbours[token] = frozenset(others)
+    return neighbours
+
+
 def synonym_counts(
     n: int, encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray, synonyms: SynonymMatcher
 ) -> Counts:
     """Units are n-grams; two match when every position is the same word or synonyms, and the
-    hit is a maximum one-to-one matching between the two texts' n-gram occurrences."""
+    hit is a maximum one-to-one matching between the two texts' n-gram occurrences.
+
+    The matching graph falls apart into components. One without a synonym edge is a kind of
+    n-gram found in both texts, matched exactly: the compiled kernel's clipped overlap counts
+    those. Each component with a synonym edge is solved on its own (see
+    :func:`_component_matching`); the sum is the maximum matching of the whole graph.
+    """
     import numpy as np
 
-    from ..kernels.matching import maximum_matching
+    from ..kernels.spec import Kernel, KernelSpec
 
+    exact = count_pairs(
+        encoded.ids,
+        encoded.sentences,
+        encoded.documents,
+        pred_docs,
+        ref_docs,
+        [KernelSpec(Kernel.NGRAM, n=n)],
+        encoded.vocab_size,
+    )[0]
+    hits = np.array(exact[0])
     related, keys = _token_relation(encoded, synonyms)
-
-    def first_keys(gram: tuple) -> Iterator:
-        yield ("=", gram[0])
-        yield from keys[gram[0]]
+    pairs = range(len(pred_docs))
+    if n == 1 and synonyms.exact_keys and _compiled_synonyms is not None:
+        # The compiled twin of _neighbours and of the loop below, which gets the pairs it
+        # cannot settle.
+        at, ids = _compiled_synonyms.neighbour_table([keys[t] for t in range(encoded.vocab_size)])
+        at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
+        if not len(ids):
+            return hits, exact[1], exact[2]
+        gains, pairs = _compiled_synonyms.unigram_synonym_gains(
+            encoded.ids, encoded.sentences, encoded.documents, pred_docs, ref_docs, at, ids,
+            encoded.vocab_size,
+        )  # fmt: skip
+        hits += np.frombuffer(gains, dtype=np.int64)
+        if not pairs:
+            return hits, exact[1], exact[2]
+        at = at.tolist()  # the synonyms of the ids of the pairs left
+        involved = {
+            t for k in pairs for d in (pred_docs[k], ref_docs[k]) for t in _ids_of(encoded, d)
+        }
+        neighbours = {
+            t: frozenset(ids[at[t] : at[t + 1]].tolist()) for t in involved if at[t + 1] > at[t]
+        }
+    else:
+        neighbours = _neighbours(related, keys, synonyms.exact_keys)
+    if not neighbours:
+        return hits, exact[1], exact[2]
 
     def compatible(a: tuple, b: tuple) -> bool:
         return all(x == y or related(x, y) for x, y in zip(a, b, strict=True))
@@ -217,16 +294,119 @@ def synonym_counts(
     grams = functools.lru_cache(maxsize=None)(
         lambda doc: Counter(zip(*(documents[doc][i:] for i in range(n)), strict=False))
     )
-    out = np.zeros((3, len(pred_docs)))
-    for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
-        pred, ref = grams(p), grams(r)
-        by_first_key = defaultdict(list)  # reference n-grams by the keys of their first word
-        for gram in ref:
-            for key in first_keys(gram):
-                by_first_key[key].append(gram)
+    pred_list, ref_list = pred_docs.tolist(), ref_docs.tolist()
+    for k in pairs:
+        pred, ref = grams(pred_list[k]), grams(ref_list[k])
+        edges = _synonym_edges(n, pred, ref, neighbours, compatible)
+        if edges:  # else every component is one kind of n-gram in both texts: the exact count
+            hits[k] += _with_synonyms(pred, ref, edges, compatible)
+    return hits, exact[1], exact[2]
 
-        def candidates(gram: tuple, index: dict = by_first_key) -> set:
-            return {other for key in first_keys(gram) for other in index.get(key, ())}
 
-        out[:, k] = (maximum_matching(pred, ref, compatible, candidates), pred.total(), ref.total())
-    return out[0], out[1], out[2]
+def _ids_of(encoded: Encoded, document: int) -> list[int]:
+    """The token ids of one document."""
+    start, end = encoded.documents[document], encoded.documents[document + 1]
+    return encoded.ids[encoded.sentences[start] : encoded.sentences[end]].tolist()
+
+
+def _synonym_edges(
+    n: int,
+    pred: Counter,
+    ref: Counter,
+    neighbours: dict[int, frozenset[int]],
+    compatible: Callable[[tuple, tuple], bool],
+) -> dict[tuple, list[tuple]]:
+    """For each n-gram of ``pred``, the different n-grams of ``ref`` it may match."""
+    edges = {}
+    if n == 1:
+        ref_ids = {b for (b,) in ref}
+        for (a,) in pred:
+            others = neighbours.get(a)
+            if others is not None and not others.isdisjoint(ref_ids):
+                edges[(a,)] = [(b,) for b in others & ref_ids]
+        return edges
+    by_first = defaultdict(list)  # the reference's n-grams by their first id
+    for gram in ref:
+        by_first[gram[0]].append(gram)
+    for a in pred:
+        firsts = (a[0], *neighbours.get(a[0], ()))
+        found = [b for first in firsts for b in by_first.get(first, ()) if b != a]
+        found = [b for b in found if compatible(a, b)]
+        if found:
+            edges[a] = found
+    return edges
+
+
+def _with_synonyms(
+    pred: Counter, ref: Counter, edges: dict[tuple, list[tuple]], compatible: Callable
+) -> int:
+    """How much the components with a synonym edge add to the exact count: their maximum
+    matching minus the exact matches inside them."""
+    # Nodes are ("p", kind) and ("r", kind); a kind in both texts ties its two nodes.
+    adjacency: dict[tuple, list[tuple]] = defaultdict(list)
+    for a, others in edges.items():
+        for b in others:
+            adjacency["p", a].append(("r", b))
+            adjacency["r", b].append(("p", a))
+    for side, kind in list(adjacency):
+        other, counts = ("r", ref) if side == "p" else ("p", pred)
+        if kind in counts:
+            adjacency[side, kind].append((other, kind))
+            adjacency[other, kind].append((side, kind))
+    added, seen = 0, set()
+    for start in list(adjacency):
+        if start in seen:
+            continue
+        seen.add(start)
+        component, stack = [], [start]
+        while stack:
+            node = stack.pop()
+            component.append(node)
+            for nxt in adjacency[node]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        left = {kind: pred[kind] for side, kind in component if side == "p"}
+        right = {kind: ref[kind] for side, kind in component if side == "r"}
+        added += _component_matching(left, right, edges, compatible)
+        added -= sum(min(count, right[kind]) for kind, count in left.items() if kind in right)
+    return added
+
+
+def _component_matching(
+    left: dict[tuple, int], right: dict[tuple, int], edges: dict, compatible: Callable
+) -> int:
+    """The maximum matching of one connected component.
+
+    One kind on a side is tied to every kind of the other side: the answer is the smaller
+    total. Otherwise a greedy matching (exact pairs first) that reaches the smaller total is
+    maximum, since no matching exceeds it; only when it falls short is the maximum matching
+    of :mod:`rouge_plus.kernels.matching` computed.
+    """
+    bound = min(sum(left.values()), sum(right.values()))
+    if len(left) == 1 or len(right) == 1:
+        return bound
+    free = dict(right)
+    matched = 0
+    for kind, count in left.items():
+        if kind in free:
+            take = min(count, free[kind])
+            free[kind] -= take
+            matched += take
+    for kind, count in left.items():
+        count -= min(count, right.get(kind, 0))
+        for other in edges.get(kind, ()):
+            if not count:
+                break
+            take = min(count, free[other])
+            free[other] -= take
+            count -= take
+            matched += take
+    if matched == bound:
+        return bound
+    from ..kernels.matching import maximum_matching
+
+    def candidates(kind: tuple) -> list:
+        return [*edges.get(kind, ()), *([kind] if kind in right else [])]
+
+    return maximum_matching(Counter(left), Counter(right), compatible, candidates)

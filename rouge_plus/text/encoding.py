@@ -200,11 +200,16 @@ class TextPipeline:
         ]
 
     def encode_topics(
-        self, texts: Sequence[str], topic_words: Callable[[str], list[str]], keep_words: bool
+        self,
+        texts: Sequence[str],
+        topic_words: Callable[[list[str]], list[list[str]]],
+        keep_words: bool,
     ) -> Encoded:
-        """Encode the topic words of each text, sentence by sentence (``topic_words`` tags one
-        sentence and returns its lowercased topic words)."""
-        items = [[topic_words(s) for s in self.split_sentences(t)] for t in self._limited(texts)]
+        """Encode the topic words of each text, sentence by sentence (``topic_words`` tags
+        sentences, all of them in one call, and returns the lowercased topic words of each)."""
+        split = [self.split_sentences(text) for text in self._limited(texts)]
+        words = iter(topic_words([sentence for sentences in split for sentence in sentences]))
+        items = [[next(words) for _ in sentences] for sentences in split]
         return self._encode_items(items, keep_words)
 
     @property
