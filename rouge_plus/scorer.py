@@ -128,7 +128,7 @@ def _score_chunk(
     texts = batch.texts
     owner = batch.pair_owner
     place = batch.text_place(first_row)
-    counts, token_counts = count_texts(
+    counts, tokenless = count_texts(
         options.rouge_types,
         texts,
         owner,
@@ -150,7 +150,7 @@ def _score_chunk(
         )
         for measure in options.rouge_types
     }
-    return scores, wordless_places(texts, place, np.flatnonzero(token_counts == 0).tolist())
+    return scores, wordless_places(texts, place, tokenless)
 
 
 def _chunk_rows(n_rows: int, workers: int) -> int:

@@ -120,12 +120,20 @@ typedef struct RecordHead_ {
     uint32_t n_weights; /* DENSE: n_classes weights */
 } RecordHead;
 
-/* A cache of look-ups by word: the records of a few features built from one word. */
-#define WORD_RECORDS 7
+/*
+ * A cache of look-ups by spelled word: its tag dictionary entry, and the records of the
+ * features built from the word alone: those of its shape seen from each neighbour (the shape
+ * follows from the spelled word), then "i suffix" and "i pref1".
+ */
+enum { I_WORD, I1_WORD, I2_WORD, J1_WORD, J2_WORD, I1_SUFFIX, J1_SUFFIX, SHAPE_RECORDS };
+enum { SUFFIX = SHAPE_RECORDS, PREF1, WORD_RECORDS };
 #define WORD_CACHE_LIMIT (1 << 20) /* entries; the cache starts over beyond */
+
+struct TagEntry_;
 
 typedef struct {
     Py_ssize_t key_at, key_len;
+    const struct TagEntry_ *tag;
     const RecordHead *records[WORD_RECORDS];
 } WordEntry;
 
@@ -152,7 +160,7 @@ static void cache_free(WordCache *c)
 static inline Py_ssize_t pad8(Py_ssize_t n) { return (n + 7) & ~(Py_ssize_t)7; }
 
 /* A word of the tag dictionary (a tag that is not a class has cls -1). */
-typedef struct {
+typedef struct TagEntry_ {
     Py_ssize_t key_at, key_len;
     PyObject *tag; /* held by the model's copy of the dictionary */
     int cls;
@@ -177,7 +185,8 @@ typedef struct {
      * and -START2-); and, cached by word, the features of a spelled word and of a word shape. */
     const struct RecordHead_ *bias;
     const struct RecordHead_ **tag_1, **tag_2, **tag_pair;
-    struct WordCache_ *spelled_cache, *shape_cache;
+    const struct RecordHead_ *edge_records[4][SHAPE_RECORDS]; /* -START-, -START2-, -END-, -END2- */
+    struct WordCache_ *word_cache;
 } Model;
 
 static void model_clear(Model *m)
@@ -193,10 +202,9 @@ static void model_clear(Model *m)
     PyMem_Free((void *)m->tag_1);
     PyMem_Free((void *)m->tag_2);
     PyMem_Free((void *)m->tag_pair);
-    cache_free(m->spelled_cache);
-    cache_free(m->shape_cache);
+    cache_free(m->word_cache);
     m->tag_1 = m->tag_2 = m->tag_pair = NULL;
-    m->spelled_cache = m->shape_cache = NULL;
+    m->word_cache = NULL;
     m->bias = NULL;
     m->class_names = NULL;
     m->slots = m->tag_slots = NULL;
@@ -818,9 +826,9 @@ static int cache_rehash(WordCache *c, Py_ssize_t n_slots)
     return 0;
 }
 
-/* The cached records of a word, copied to out; 0 when the word is not cached yet. */
+/* The cached entry of a word, copied to out; 0 when the word is not cached yet. */
 static int cache_get(const WordCache *c, const char *key, Py_ssize_t n, uint64_t h,
-                     const RecordHead **out)
+                     WordEntry *out)
 {
     if (!c->n_slots)
         return 0;
@@ -833,7 +841,7 @@ static int cache_get(const WordCache *c, const char *key, Py_ssize_t n, uint64_t
         if (slot >> 32 == check) {
             const WordEntry *e = &c->entries[(slot & 0xFFFFFFFFu) - 1];
             if (e->key_len == n && memcmp(c->keys.data + e->key_at, key, (size_t)n) == 0) {
-                memcpy((void *)out, e->records, sizeof e->records);
+                *out = *e;
                 return 1;
             }
         }
@@ -841,7 +849,7 @@ static int cache_get(const WordCache *c, const char *key, Py_ssize_t n, uint64_t
     }
 }
 
-static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const RecordHead **records)
+static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const WordEntry *found)
 {
     if (c->n_entries >= WORD_CACHE_LIMIT) { /* start over: the cache only saves look-ups */
         c->n_entries = 0;
@@ -864,11 +872,11 @@ static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const RecordHe
     if (bytes_reserve(&c->keys, n) < 0)
         return -1;
     WordEntry *e = &c->entries[c->n_entries];
+    *e = *found;
     e->key_at = c->keys.len;
     e->key_len = n;
     memcpy(c->keys.data + c->keys.len, key, (size_t)n);
     c->keys.len += n;
-    memcpy((void *)e->records, records, sizeof e->records);
     uint64_t h = hash_key(key, n);
     Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(c->n_slots - 1));
     while (c->slots[j])
@@ -877,43 +885,33 @@ static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const RecordHe
     return 0;
 }
 
-/* The records of "i suffix <word[-3:]>" and "i pref1 <word[:1]>" for a spelled word. */
-static int spelled_records(Model *m, Key *k, Part word, Py_ssize_t head,
-                           const RecordHead **out)
+static const TagEntry *lookup_tag(const Model *m, const char *key, Py_ssize_t n);
+
+/* The shape records of a word shape, in the order of the enum. */
+static void shape_lookups(const Model *m, Key *k, Part shape, const RecordHead **out, int *error)
 {
-    uint64_t h = hash_key(word.s, word.n);
-    if (cache_get(m->spelled_cache, word.s, word.n, h, out))
-        return 0;
-    int error = 0;
-    const RecordHead *records[WORD_RECORDS] = {NULL};
-    records[0] = lookup_feature(m, k, PREFIX("i suffix "), TAIL(word), NULL, 0, &error);
-    records[1] = lookup_feature(m, k, PREFIX("i pref1 "), word.s, head, NULL, 0, &error);
-    if (error || cache_put(m->spelled_cache, word.s, word.n, records) < 0)
-        return -1;
-    memcpy((void *)out, records, sizeof records);
-    return 0;
+    out[I_WORD] = lookup_feature(m, k, PREFIX("i word "), WHOLE(shape), NULL, 0, error);
+    out[I1_WORD] = lookup_feature(m, k, PREFIX("i-1 word "), WHOLE(shape), NULL, 0, error);
+    out[I2_WORD] = lookup_feature(m, k, PREFIX("i-2 word "), WHOLE(shape), NULL, 0, error);
+    out[J1_WORD] = lookup_feature(m, k, PREFIX("i+1 word "), WHOLE(shape), NULL, 0, error);
+    out[J2_WORD] = lookup_feature(m, k, PREFIX("i+2 word "), WHOLE(shape), NULL, 0, error);
+    out[I1_SUFFIX] = lookup_feature(m, k, PREFIX("i-1 suffix "), TAIL(shape), NULL, 0, error);
+    out[J1_SUFFIX] = lookup_feature(m, k, PREFIX("i+1 suffix "), TAIL(shape), NULL, 0, error);
 }
 
-/* The records of the features of a word shape seen from each neighbour. */
-enum { I_WORD, I1_WORD, I2_WORD, J1_WORD, J2_WORD, I1_SUFFIX, J1_SUFFIX };
-
-static int shape_records(Model *m, Key *k, Part shape, const RecordHead **out)
+/* The cache entry of a spelled word (its shape given), looked up or made; -1 on error. */
+static int word_entry(Model *m, Key *k, Part word, Py_ssize_t head, Part shape, WordEntry *out)
 {
-    uint64_t h = hash_key(shape.s, shape.n);
-    if (cache_get(m->shape_cache, shape.s, shape.n, h, out))
+    uint64_t h = hash_key(word.s, word.n);
+    if (cache_get(m->word_cache, word.s, word.n, h, out))
         return 0;
     int error = 0;
-    const RecordHead *records[WORD_RECORDS];
-    records[I_WORD] = lookup_feature(m, k, PREFIX("i word "), WHOLE(shape), NULL, 0, &error);
-    records[I1_WORD] = lookup_feature(m, k, PREFIX("i-1 word "), WHOLE(shape), NULL, 0, &error);
-    records[I2_WORD] = lookup_feature(m, k, PREFIX("i-2 word "), WHOLE(shape), NULL, 0, &error);
-    records[J1_WORD] = lookup_feature(m, k, PREFIX("i+1 word "), WHOLE(shape), NULL, 0, &error);
-    records[J2_WORD] = lookup_feature(m, k, PREFIX("i+2 word "), WHOLE(shape), NULL, 0, &error);
-    records[I1_SUFFIX] = lookup_feature(m, k, PREFIX("i-1 suffix "), TAIL(shape), NULL, 0, &error);
-    records[J1_SUFFIX] = lookup_feature(m, k, PREFIX("i+1 suffix "), TAIL(shape), NULL, 0, &error);
-    if (error || cache_put(m->shape_cache, shape.s, shape.n, records) < 0)
+    out->tag = lookup_tag(m, word.s, word.n);
+    shape_lookups(m, k, shape, out->records, &error);
+    out->records[SUFFIX] = lookup_feature(m, k, PREFIX("i suffix "), TAIL(word), NULL, 0, &error);
+    out->records[PREF1] = lookup_feature(m, k, PREFIX("i pref1 "), word.s, head, NULL, 0, &error);
+    if (error || cache_put(m->word_cache, word.s, word.n, out) < 0)
         return -1;
-    memcpy((void *)out, records, sizeof records);
     return 0;
 }
 
@@ -924,8 +922,7 @@ static int build_tag_tables(Model *m)
     m->tag_1 = PyMem_Calloc((size_t)n, sizeof(RecordHead *));
     m->tag_2 = PyMem_Calloc((size_t)n, sizeof(RecordHead *));
     m->tag_pair = PyMem_Calloc((size_t)(n * n), sizeof(RecordHead *));
-    m->spelled_cache = cache_new();
-    m->shape_cache = cache_new();
+    m->word_cache = cache_new();
     Key k = {PyMem_Malloc(256), 256};
     if (!m->tag_1 || !m->tag_2 || !m->tag_pair || !k.buffer) {
         PyMem_Free(k.buffer);
@@ -933,9 +930,15 @@ static int build_tag_tables(Model *m)
             PyErr_NoMemory();
         return -1;
     }
-    int error = !m->spelled_cache || !m->shape_cache;
+    int error = !m->word_cache;
     View names[2] = {{"-START-", 7}, {"-START2-", 8}};
     m->bias = lookup_feature(m, &k, PREFIX("bias"), "", 0, NULL, 0, &error);
+    const char *edges[4] = {"-START-", "-START2-", "-END-", "-END2-"};
+    for (int e = 0; e < 4 && !error; e++) {
+        Py_ssize_t n_edge = (Py_ssize_t)strlen(edges[e]);
+        Part shape = {edges[e], n_edge, n_edge > 3 ? n_edge - 3 : 0};
+        shape_lookups(m, &k, shape, m->edge_records[e], &error);
+    }
     for (Py_ssize_t a = 0; a < n && !error; a++) {
         View x = a < m->n_classes ? m->class_names[a] : names[a - m->n_classes];
         m->tag_1[a] = lookup_feature(m, &k, PREFIX("i-1 tag "), x.s, x.n, NULL, 0, &error);
@@ -1023,16 +1026,14 @@ static int memo_grow(Memo *memo)
     return 0;
 }
 
-/* The class of the token at context position p (tokens from 2), given the two previous tags
- * and the shape records of every context position; -1 on memory error. The features are added
- * in the order of pos._features. */
+/* The class of the token at context position p (tokens from 2), given the two previous tags,
+ * the shape records of every context position and the token's own records; -1 on memory
+ * error. The features are added in the order of pos._features. */
 static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, PrevTag prev2,
-                   const RecordHead *(*shape)[WORD_RECORDS], Key *k, double *scores, Memo *memo)
+                   const RecordHead *const *const *shape, const RecordHead *const *own, Key *k,
+                   double *scores, Memo *memo)
 {
     const Part *c = t->context;
-    const RecordHead *spelled[WORD_RECORDS];
-    if (spelled_records(m, k, t->word[p - 2], t->head[p - 2], spelled) < 0)
-        return -1;
     int error = 0;
     Py_ssize_t n_tags = m->n_classes + 2;
     const RecordHead *pair =
@@ -1042,8 +1043,8 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
                              &error);
     const RecordHead *records[FEATURES] = {
         m->bias,
-        spelled[0],
-        spelled[1],
+        own[SUFFIX],
+        own[PREF1],
         tag_record(m, k, m->tag_1, PREFIX("i-1 tag "), prev, &error),
         tag_record(m, k, m->tag_2, PREFIX("i-2 tag "), prev2, &error),
         pair,
@@ -1081,10 +1082,11 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
     return (int)best;
 }
 
-/* Room for the shape records of a sentence's context positions. */
+/* Room for the cache entries of a sentence's tokens and the shape records of its context. */
 typedef struct {
     Py_ssize_t cap;
-    const RecordHead *(*records)[WORD_RECORDS];
+    WordEntry *entries;
+    const RecordHead *const **shape;
 } Shapes;
 
 /* Tag a prepared sentence: for each token, its tag dictionary entry (entry[i], or NULL when
@@ -1096,19 +1098,32 @@ static int tag_parts(Model *m, const Sentence *t, Key *k, double *scores, Shapes
         Py_ssize_t cap = shapes->cap ? shapes->cap : 64;
         while (cap < t->n + 4)
             cap *= 2;
-        void *grown = PyMem_Realloc((void *)shapes->records, sizeof *shapes->records * (size_t)cap);
-        if (!grown) {
+        WordEntry *entries = PyMem_Realloc(shapes->entries, sizeof(WordEntry) * (size_t)cap);
+        if (entries)
+            shapes->entries = entries;
+        void *shape = PyMem_Realloc((void *)shapes->shape, sizeof *shapes->shape * (size_t)cap);
+        if (shape)
+            shapes->shape = shape;
+        if (!entries || !shape) {
             PyErr_NoMemory();
             return -1;
         }
-        shapes->records = grown;
         shapes->cap = cap;
     }
-    int shapes_ready = 0; /* looked up on the first prediction of the sentence */
+    const RecordHead *const **shape = shapes->shape;
+    for (Py_ssize_t i = 0; i < t->n; i++) {
+        if (word_entry(m, k, t->word[i], t->head[i], t->context[i + 2], &shapes->entries[i]) < 0)
+            return -1;
+        shape[i + 2] = shapes->entries[i].records;
+    }
+    shape[0] = m->edge_records[0];
+    shape[1] = m->edge_records[1];
+    shape[t->n + 2] = m->edge_records[2];
+    shape[t->n + 3] = m->edge_records[3];
     PrevTag prev = {(int)m->n_classes, t->context[0]};      /* -START- */
     PrevTag prev2 = {(int)m->n_classes + 1, t->context[1]}; /* -START2- */
     for (Py_ssize_t i = 0; i < t->n; i++) {
-        const TagEntry *e = lookup_tag(m, t->word[i].s, t->word[i].n);
+        const TagEntry *e = shapes->entries[i].tag;
         entry[i] = e;
         PrevTag tag = {0, {NULL, 0, 0}};
         if (e) {
@@ -1117,13 +1132,8 @@ static int tag_parts(Model *m, const Sentence *t, Key *k, double *scores, Shapes
             tag.part.s = e->view.s;
             tag.part.n = e->view.n;
         } else {
-            if (!shapes_ready) {
-                for (Py_ssize_t j = 0; j < t->n + 4; j++)
-                    if (shape_records(m, k, t->context[j], shapes->records[j]) < 0)
-                        return -1;
-                shapes_ready = 1;
-            }
-            int c = predict(m, t, i + 2, prev, prev2, shapes->records, k, scores, memo);
+            int c = predict(m, t, i + 2, prev, prev2, shape, shapes->entries[i].records, k,
+                            scores, memo);
             if (c < 0)
                 return -1;
             cls[i] = c;
@@ -1171,7 +1181,8 @@ static void tags_free(Tags *g)
 {
     PyMem_Free(g->cls);
     PyMem_Free((void *)g->entry);
-    PyMem_Free((void *)g->shapes.records);
+    PyMem_Free(g->shapes.entries);
+    PyMem_Free((void *)g->shapes.shape);
     PyMem_Free(g->memo.slots);
 }
 

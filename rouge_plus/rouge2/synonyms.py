@@ -206,7 +206,8 @@ class NltkWordNetSynonyms(_KeyedSynonyms):
             from nltk.corpus import wordnet
         except ImportError as error:
             raise SynonymDataError(
-                "the 'nltk' synonym source needs NLTK: pip install nltk"
+                "the 'nltk' synonym source needs NLTK, which rouge_plus does not install: "
+                "pip install rouge-plus[nltk]  (or: pip install nltk)"
             ) from error
         try:
             wordnet.ensure_loaded()

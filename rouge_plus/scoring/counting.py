@@ -53,18 +53,28 @@ def count_texts(
     synonyms: SynonymMatcher | None = None,
     topic_words: Callable[[list[str]], list[list[str]]] | None = None,
     describe: Callable[[int], str] = str,
-) -> tuple[dict[Measure, Counts], np.ndarray]:
+) -> tuple[dict[Measure, Counts], list[int]]:
     """Encode ``texts`` as each measure needs them and count every pair ``(pred_docs[k],
-    ref_docs[k])``; also the number of tokens of each text (for the no-tokens warning).
+    ref_docs[k])``; also the indexes of the texts without any token (for the no-tokens
+    warning).
 
     Measures over sentences and measures over whole texts share one encoding when the pipeline
     allows it; topic measures count the topic words that ``topic_words`` picks from sentences.
     ``describe`` names text ``i`` in errors raised while tokenizing it.
     """
+    import numpy as np
+
     regular = [m for m in measures if m.kind != "topic"]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
     separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    counts: dict[Measure, Counts] = {}
+    if not regular:  # topic measures alone: no encoding of the whole texts
+        tokenless = pipeline.tokenless(texts, describe=describe)
+        counts.update(
+            _count_topics(measures, texts, pred_docs, ref_docs, pipeline, synonyms, topic_words)
+        )
+        return counts, tokenless
     encoded = pipeline.encode(
         texts,
         by_sentence=bool(by_sentence),
@@ -80,28 +90,44 @@ def count_texts(
         )
     else:
         counts = count_measures(regular, encoded, pred_docs, ref_docs, synonyms)
-    topic = [m for m in measures if m.kind == "topic"]
-    if topic:
-        if topic_words is None:
-            raise ValueError("topic measures need a topic_words function")
-        # Each distinct text is tagged and encoded once (references repeat across systems).
-        import numpy as np
+    counts.update(
+        _count_topics(measures, texts, pred_docs, ref_docs, pipeline, synonyms, topic_words)
+    )
+    return counts, np.flatnonzero(encoded.tokenized_counts[: len(texts)] == 0).tolist()
 
-        number = {}
-        document = np.fromiter(
-            (number.setdefault(text, len(number)) for text in texts), np.int64, len(texts)
-        )
-        pred_topics, ref_topics = document[pred_docs], document[ref_docs]
-        topics = pipeline.encode_topics(
-            list(number), topic_words, keep_words=any(m.synonyms for m in topic)
-        )
-        plain = [m for m in topic if not m.unique]
-        unique = [m for m in topic if m.unique]
-        counts.update(count_measures(plain, topics, pred_topics, ref_topics, synonyms))
-        if unique:
-            distinct = topics.unique_per_document()
-            counts.update(count_measures(unique, distinct, pred_topics, ref_topics, synonyms))
-    return counts, encoded.tokenized_counts[: len(texts)]
+
+def _count_topics(
+    measures: Sequence[Measure],
+    texts: list[str],
+    pred_docs: np.ndarray,
+    ref_docs: np.ndarray,
+    pipeline: TextPipeline,
+    synonyms: SynonymMatcher | None,
+    topic_words: Callable[[list[str]], list[list[str]]] | None,
+) -> dict[Measure, Counts]:
+    """The counts of the topic measures among ``measures``."""
+    import numpy as np
+
+    topic = [m for m in measures if m.kind == "topic"]
+    if not topic:
+        return {}
+    if topic_words is None:
+        raise ValueError("topic measures need a topic_words function")
+    # Each distinct text is tagged and encoded once (references repeat across systems).
+    distinct_texts = list(dict.fromkeys(texts))
+    number = {text: i for i, text in enumerate(distinct_texts)}
+    document = np.fromiter(map(number.__getitem__, texts), np.int64, len(texts))
+    pred_topics, ref_topics = document[pred_docs], document[ref_docs]
+    topics = pipeline.encode_topics(
+        distinct_texts, topic_words, keep_words=any(m.synonyms for m in topic)
+    )
+    plain = [m for m in topic if not m.unique]
+    unique = [m for m in topic if m.unique]
+    counts = count_measures(plain, topics, pred_topics, ref_topics, synonyms)
+    if unique:
+        distinct = topics.unique_per_document()
+        counts.update(count_measures(unique, distinct, pred_topics, ref_topics, synonyms))
+    return counts
 
 
 def counts_flat(measures: Sequence[Measure], pipeline: TextPipeline) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 _compiled = compiled("text._stemmers")
 
 Item = str | list[list[str]]
+
+# What makes a token under the compiled tokenizer's rule.
+_ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
 
 class FlatEncoding:
@@ -198,6 +202,21 @@ class TextPipeline:
             self._prepared(index, text, by_sentence=by_sentence, describe=describe)
             for index, text in enumerate(texts)
         ]
+
+    def tokenless(self, texts: Sequence[str], *, describe: Callable[[int], str] = str) -> list[int]:
+        """The indexes of the texts in which the tokenizer finds no token (as the whole texts
+        :meth:`encode` reads them). A text the compiled tokenizer reads has a token exactly
+        when it holds an ASCII letter or digit; the others are tokenized."""
+        texts = self._limited(texts)
+        native_when = self.tokenizer.native_when
+        out = []
+        for index, text in enumerate(texts):
+            if native_when is not None and native_when(text):
+                if _ASCII_LETTER_OR_DIGIT.search(text) is None:
+                    out.append(index)
+            elif not self._prepared(index, text, by_sentence=False, describe=describe)[0]:
+                out.append(index)
+        return out
 
     def encode_topics(
         self,
