@@ -2,7 +2,8 @@
 
 ``optional=True``: where no C compiler is available the package installs without the extensions
 and runs their pure-Python twins (same results, slower). Each extension is one stage's compiled
-code: the counting kernels, the stemmers, the per-row scores, the part-of-speech tagger.
+code: the counting kernels, the stemmers, the per-row scores, the synonym matching of
+unigrams, the part-of-speech tagger.
 
 README.md opens with the Hugging Face Space's YAML front matter, which PyPI would render as stray
 text above the title; the long description is the README without it.

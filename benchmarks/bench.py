@@ -226,7 +226,13 @@ def describe_rouge_plus() -> str:
     import rouge_plus
     from rouge_plus.kernels.native import compiled
 
-    modules = ["kernels._native", "text._stemmers", "scoring._scores", "rouge2._tagger"]
+    modules = [
+        "kernels._native",
+        "text._stemmers",
+        "scoring._scores",
+        "scoring._synonyms",
+        "rouge2._tagger",
+    ]
     built = [name.rpartition(".")[2].lstrip("_") for name in modules if compiled(name)]
     where = Path(rouge_plus.__file__).resolve().parent
     origin = "this checkout" if where.is_relative_to(REPO) else str(where)

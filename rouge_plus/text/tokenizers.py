@@ -47,7 +47,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from ..kernels.spec import ASCII_WORD
 from .sentences import Cut
@@ -189,8 +189,7 @@ def _char_lowered(text: str) -> list[str]:
     return _lower_each(_char_cased(text))
 
 
-@dataclass(frozen=True)
-class _Rule:
+class _Rule(NamedTuple):
     """A built-in tokenizer: its two variants, the texts the compiled ASCII tokenizer reads
     for it (lowercased variant only), and the sentence cuts that never fall inside a token."""
 
