@@ -159,27 +159,46 @@ def count_texts_flat(
     by_sentence = [m for m in measures if m.uses_sentences]
     whole = [m for m in measures if not m.uses_sentences]
     separate = bool(by_sentence and whole and not pipeline.sentence_safe)
+    # Each distinct reference is encoded once: references repeat when several systems are
+    # scored against them.
+    references = texts[n_rows:]
+    distinct = list(dict.fromkeys(references))
+    pred_docs = pair_rows
+    if len(distinct) < len(references):
+        number = {text: n_rows + i for i, text in enumerate(distinct)}
+        ref_docs = array("q", map(number.__getitem__, references))
+        encoded_texts = texts[:n_rows] + distinct
+    else:
+        number = None
+        ref_docs = array("q", range(n_rows, n_rows + n_pairs))
+        encoded_texts = texts
     flat = pipeline.encode_flat(
-        texts, by_sentence=bool(by_sentence), whole_too=separate, describe=describe
+        encoded_texts,
+        by_sentence=bool(by_sentence),
+        whole_too=separate,
+        describe=describe if number is None else lambda i: describe(texts.index(encoded_texts[i])),
     )
-    ref_docs = array("q", range(n_rows, n_rows + n_pairs))
+    tokenless = flat.tokenless(len(encoded_texts))
+    if tokenless and number is not None:
+        empty = {encoded_texts[i] for i in tokenless}
+        tokenless = [i for i, text in enumerate(texts) if text in empty]
 
     def count(group: Sequence[Measure], shift: int) -> bytes:
-        pred = pair_rows if not shift else array("q", [row + shift for row in pair_rows])
-        ref = ref_docs if not shift else array("q", range(n_rows + shift, len(texts) + shift))
+        pred = pred_docs if not shift else array("q", [doc + shift for doc in pred_docs])
+        ref = ref_docs if not shift else array("q", [doc + shift for doc in ref_docs])
         specs = [m.kernel_spec().packed() for m in group]
         return count_pairs_buffers(
             flat.ids, flat.sentences, flat.documents, pred, ref, specs, flat.vocab_size
         )
 
     if not separate:
-        return count(measures, 0), flat.tokenless(len(texts))
+        return count(measures, 0), tokenless
     block = 3 * n_pairs * 8  # the bytes of one measure's counts
     blocks = {}
-    for group, shift in ((whole, 0), (by_sentence, len(texts))):
+    for group, shift in ((whole, 0), (by_sentence, len(encoded_texts))):
         raw = count(group, shift)
         blocks.update({m: raw[i * block : (i + 1) * block] for i, m in enumerate(group)})
-    return b"".join(blocks[m] for m in measures), flat.tokenless(len(texts))
+    return b"".join(blocks[m] for m in measures), tokenless
 
 
 def count_measures(

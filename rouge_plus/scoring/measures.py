@@ -114,33 +114,34 @@ def _skip_bigram(match: re.Match[str]) -> Measure:
     )
 
 
-_PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]] = [
+# Each name pattern is compiled when a name is first tried against it (by re's cache).
+_PATTERNS: list[tuple[str, str, Callable[[re.Match[str]], Measure]]] = [
     (
-        re.compile(r"rouge([1-9])"),
+        r"rouge([1-9])",
         f"rouge1 .. rouge{MAX_NGRAM}",
         lambda m: Measure(m.group(0), "ngram", n=int(m.group(1))),
     ),
     (
-        re.compile(r"rouge([1-9])\+synonyms"),
+        r"rouge([1-9])\+synonyms",
         f"rouge1+synonyms .. rouge{MAX_NGRAM}+synonyms",
         lambda m: Measure(m.group(0), "ngram", n=int(m.group(1)), synonyms=True),
     ),
     (
-        re.compile(r"rougeTopic(Uniq)?(\+synonyms)?"),
+        r"rougeTopic(Uniq)?(\+synonyms)?",
         "rougeTopic, rougeTopicUniq, rougeTopic+synonyms, rougeTopicUniq+synonyms",
         lambda m: Measure(
             m.group(0), "topic", n=1, unique=bool(m.group(1)), synonyms=bool(m.group(2))
         ),
     ),
-    (re.compile(r"rougeL"), "rougeL", lambda m: Measure("rougeL", "lcs")),
-    (re.compile(r"rougeLsum"), "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
+    (r"rougeL", "rougeL", lambda m: Measure("rougeL", "lcs")),
+    (r"rougeLsum", "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
     (
-        re.compile(r"rougeW(?:-(\d+(?:\.\d+)?))?"),
+        r"rougeW(?:-(\d+(?:\.\d+)?))?",
         "rougeW (w = 1.2), rougeW-<w> such as rougeW-1.5",
         lambda m: Measure(m.group(0), "weighted_lcs", weight=_weight(m.group(1))),
     ),
     (
-        re.compile(r"rouge(SU|S)(\d+|\*)"),
+        r"rouge(SU|S)(\d+|\*)",
         "rougeS<D>, rougeSU<D> (at most D words between the pair, as ROUGE-1.5.5's -2 D), "
         "rougeS*, rougeSU*",
         _skip_bigram,
@@ -160,7 +161,7 @@ def parse_rouge_type(name: object) -> Measure:
     if not isinstance(name, str):
         raise TypeError(f"rouge_types: every entry must be a str, got {type(name).__name__}")
     for pattern, _, build in _PATTERNS:
-        match = pattern.fullmatch(name)
+        match = re.fullmatch(pattern, name)
         if match:
             return build(match)
     raise ValueError(

@@ -255,7 +255,12 @@ class TextPipeline:
             items = self._items(texts, False, describe) + self._items(texts, True, describe)
         elif self._native_reads_whole(by_sentence):
             items = texts
-            prepare = functools.partial(self._prepared, by_sentence=by_sentence, describe=describe)
+            # Only a non-ASCII text the compiled tokenizer cannot read needs preparing.
+            native_when = self.tokenizer.native_when
+            if not all(native_when(text) for text in texts if not text.isascii()):
+                prepare = functools.partial(
+                    self._prepared, by_sentence=by_sentence, describe=describe
+                )
         else:
             items = self._items(texts, by_sentence, describe)
         vocabulary = Vocabulary()
