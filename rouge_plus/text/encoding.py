@@ -98,13 +98,21 @@ class Encoded:
         """The same documents with each id kept once (first occurrence), as one sentence."""
         import numpy as np
 
-        docs = [list(dict.fromkeys(tokens)) for tokens in self.document_tokens()]
-        lengths = np.array([len(doc) for doc in docs], dtype=np.int64)
-        ids = np.fromiter(itertools.chain.from_iterable(docs), dtype=np.int32)
-        sentences = np.concatenate([[0], np.cumsum(lengths)])
-        documents = np.arange(len(docs) + 1, dtype=np.int64)
+        n_docs = len(self.documents) - 1
+        starts = self.sentences[self.documents]
+        document = np.repeat(np.arange(n_docs, dtype=np.int64), np.diff(starts))
+        # The first occurrence of each (document, id), kept in reading order.
+        keep = np.unique(document * max(self.vocab_size, 1) + self.ids, return_index=True)[1]
+        keep.sort()
+        lengths = np.bincount(document[keep], minlength=n_docs).astype(np.int64)
         return Encoded(
-            ids, sentences, documents, self.vocab_size, lengths, self.words, self.word_ids
+            self.ids[keep],
+            np.concatenate([[0], np.cumsum(lengths)]),
+            np.arange(n_docs + 1, dtype=np.int64),
+            self.vocab_size,
+            lengths,
+            self.words,
+            self.word_ids,
         )
 
 
