@@ -61,9 +61,10 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
     )
 
 
-def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str]]]:
-    """Tag sentences and keep their topic words (ROUGE 2.0), lowercased like other tokens: one
-    list of words per sentence, many sentences a call (each distinct sentence is tagged once).
+def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str] | str]]:
+    """Tag sentences and keep their topic words (ROUGE 2.0), lowercased like other tokens: for
+    each sentence a list of words, or a str of lowercase ASCII words separated by spaces; many
+    sentences a call (each distinct sentence is tagged once).
 
     Tagging sees the words with their case: taggers are far less accurate on lowercased text.
     """
@@ -84,9 +85,9 @@ def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str]]]
     # the text's runs of [A-Za-z0-9], which a compiled tagger reads itself.
     ascii_runs = get_tokenizer(options.tokenizer).native_when if builtin else None
 
-    def tagged_topic_words(sentences: list[str]) -> list[list[str]]:
+    def tagged_topic_words(sentences: list[str]) -> list[list[str] | str]:
         distinct = list(dict.fromkeys(sentences))
-        words = tagger.text_topic_words(distinct, cased, prefixes, builtin, ascii_runs)
+        words = tagger.text_topic_words(distinct, cased, prefixes, builtin, ascii_runs, builtin)
         found = dict(zip(distinct, words, strict=True))
         return [found[sentence] for sentence in sentences]
 
@@ -110,7 +111,7 @@ class Resources(NamedTuple):
 
     pipeline: TextPipeline
     synonyms: Synonyms | None
-    topic_words: Callable[[list[str]], list[list[str]]] | None
+    topic_words: Callable[[list[str]], list[list[str] | str]] | None
     signature: str
 
     @classmethod

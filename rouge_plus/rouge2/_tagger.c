@@ -1526,16 +1526,17 @@ static int ascii_sentence(Scratch *s, PyObject *text, Sentence *t)
 }
 
 PyDoc_STRVAR(ascii_topic_words_doc,
-             "ascii_topic_words(texts, prefixes, lowercase) -> list of lists of str\n\n"
+             "ascii_topic_words(texts, prefixes, lowercase, joined=False) -> list\n\n"
              "topic_words for texts whose cased tokens are their runs of [A-Za-z0-9] (any other\n"
-             "character separates tokens), tokenized here.");
+             "character separates tokens), tokenized here. With joined, each text's topic words\n"
+             "come as one str, separated by spaces.");
 
 static PyObject *model_ascii_topic_words(Model *m, PyObject *args)
 {
     PyObject *texts, *prefixes;
-    int lowercase;
-    if (!PyArg_ParseTuple(args, "O!O!p", &PyList_Type, &texts, &PyTuple_Type, &prefixes,
-                          &lowercase))
+    int lowercase, joined = 0;
+    if (!PyArg_ParseTuple(args, "O!O!p|p", &PyList_Type, &texts, &PyTuple_Type, &prefixes,
+                          &lowercase, &joined))
         return NULL;
     char *topic = model_ready(m) ? topic_classes(m, prefixes) : NULL;
     Scratch s;
@@ -1553,11 +1554,43 @@ static PyObject *model_ascii_topic_words(Model *m, PyObject *args)
             Py_CLEAR(out);
             break;
         }
-        PyObject *kept = NULL;
-        if (ascii_sentence(&s, text, &t) == 0 &&
+        if (ascii_sentence(&s, text, &t) < 0 ||
             tag_parts(m, &t, &s.key, s.scores, &s.tags.shapes, &s.tags.memo, s.tags.cls,
-                      s.tags.entry) == 0)
-            kept = PyList_New(0);
+                      s.tags.entry) < 0) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (joined) { /* the topic words in one str, separated by spaces */
+            Py_ssize_t length = 0, count = 0;
+            for (Py_ssize_t k = 0; k < t.n; k++) {
+                int keep = is_topic(m, topic, prefixes, s.tags.cls[k], s.tags.entry[k]);
+                if (keep < 0)
+                    break;
+                s.tags.cls[k] = keep ? s.tags.cls[k] : -2; /* -2: not kept */
+                if (keep) {
+                    length += t.word[k].n;
+                    count++;
+                }
+            }
+            PyObject *words = PyErr_Occurred() ? NULL : PyUnicode_New(length + count - (count > 0), 127);
+            if (!words) {
+                Py_CLEAR(out);
+                break;
+            }
+            char *d = (char *)PyUnicode_DATA(words);
+            for (Py_ssize_t k = 0; k < t.n; k++) {
+                if (s.tags.cls[k] == -2)
+                    continue;
+                if (d != (char *)PyUnicode_DATA(words))
+                    *d++ = ' ';
+                const char *w = t.word[k].s;
+                for (Py_ssize_t j = 0; j < t.word[k].n; j++)
+                    *d++ = (char)(lowercase && w[j] >= 'A' && w[j] <= 'Z' ? w[j] + 32 : w[j]);
+            }
+            PyList_SET_ITEM(out, i, words);
+            continue;
+        }
+        PyObject *kept = PyList_New(0);
         for (Py_ssize_t k = 0; kept && k < t.n; k++) {
             int keep = is_topic(m, topic, prefixes, s.tags.cls[k], s.tags.entry[k]);
             if (keep <= 0) {

@@ -89,11 +89,14 @@ class Tagger:
         prefixes: tuple[str, ...],
         lowercase: bool,
         ascii_runs: Callable[[str], bool] | None = None,
-    ) -> list[list[str]]:
+        joined: bool = False,
+    ) -> list[list[str] | str]:
         """:meth:`topic_words` of each text (a sentence), ``tokenize`` giving its cased
         tokens. ``ascii_runs(text)``, when given, says that these are the text's runs of
-        ``[A-Za-z0-9]``, which a compiled tagger may then read without ``tokenize``."""
-        del ascii_runs  # only a shortcut: the tokens are the same
+        ``[A-Za-z0-9]``, which a compiled tagger may then read without ``tokenize``; the
+        topic words of such a text may then come as one str, separated by spaces, if
+        ``joined``."""
+        del ascii_runs, joined  # shortcuts only: the words are the same
         return self.topic_words(list(map(tokenize, texts)), prefixes, lowercase)
 
 
@@ -141,7 +144,8 @@ class PerceptronTagger(Tagger):
         prefixes: tuple[str, ...],
         lowercase: bool,
         ascii_runs: Callable[[str], bool] | None = None,
-    ) -> list[list[str]]:
+        joined: bool = False,
+    ) -> list[list[str] | str]:
         if self._model is None or ascii_runs is None:
             return super().text_topic_words(texts, tokenize, prefixes, lowercase)
         # The texts of ASCII word runs are tokenized and tagged in C without a Python string
@@ -150,7 +154,7 @@ class PerceptronTagger(Tagger):
         ascii_texts = [text for text, run in zip(texts, runs, strict=True) if run]
         other = [tokenize(text) for text, run in zip(texts, runs, strict=True) if not run]
         prefixes = tuple(prefixes)
-        found = iter(self._model.ascii_topic_words(ascii_texts, prefixes, lowercase))
+        found = iter(self._model.ascii_topic_words(ascii_texts, prefixes, lowercase, joined))
         tokenized = iter(self._model.topic_words(other, prefixes, lowercase) if other else ())
         return [next(found) if run else next(tokenized) for run in runs]
 

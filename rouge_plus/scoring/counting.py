@@ -51,7 +51,7 @@ def count_texts(
     pipeline: TextPipeline,
     *,
     synonyms: SynonymMatcher | None = None,
-    topic_words: Callable[[list[str]], list[list[str]]] | None = None,
+    topic_words: Callable[[list[str]], list[list[str] | str]] | None = None,
     describe: Callable[[int], str] = str,
 ) -> tuple[dict[Measure, Counts], list[int]]:
     """Encode ``texts`` as each measure needs them and count every pair ``(pred_docs[k],
@@ -103,7 +103,7 @@ def _count_topics(
     ref_docs: np.ndarray,
     pipeline: TextPipeline,
     synonyms: SynonymMatcher | None,
-    topic_words: Callable[[list[str]], list[list[str]]] | None,
+    topic_words: Callable[[list[str]], list[list[str] | str]] | None,
 ) -> dict[Measure, Counts]:
     """The counts of the topic measures among ``measures``."""
     import numpy as np

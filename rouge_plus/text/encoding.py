@@ -229,14 +229,22 @@ class TextPipeline:
     def encode_topics(
         self,
         texts: Sequence[str],
-        topic_words: Callable[[list[str]], list[list[str]]],
+        topic_words: Callable[[list[str]], list[list[str] | str]],
         keep_words: bool,
     ) -> Encoded:
         """Encode the topic words of each text, sentence by sentence (``topic_words`` tags
-        sentences, all of them in one call, and returns the lowercased topic words of each)."""
+        sentences, all of them in one call, and returns the lowercased topic words of each: a
+        list, or a str of lowercase ASCII words separated by spaces, which the compiled
+        tokenizer reads as they are)."""
         split = [self.split_sentences(text) for text in self._limited(texts)]
         words = iter(topic_words([sentence for sentences in split for sentence in sentences]))
-        items = [[next(words) for _ in sentences] for sentences in split]
+        items: list[Item] = []
+        for sentences in split:
+            found = list(itertools.islice(words, len(sentences)))
+            if all(type(sentence) is str for sentence in found):
+                items.append("\n".join(found))
+            else:
+                items.append([s.split() if type(s) is str else s for s in found])
         return self._encode_items(items, keep_words)
 
     @property
