@@ -98,7 +98,10 @@ texts = st.text(st.sampled_from("The cat sat 1999 on mats-x İK\u00e9 .,\"()\n")
 @given(st.lists(texts, max_size=5))
 def test_fused_ascii_path_equals_python_on_generated_texts(sentences):
     runs = [ASCII_WORD.findall(sentence) for sentence in sentences]
-    assert TAGGER._model.ascii_topic_words(sentences, PREFIXES, True) == _python_topic_words(runs)
+    expected = _python_topic_words(runs)
+    assert TAGGER._model.ascii_topic_words(sentences, PREFIXES, True) == expected
+    joined = TAGGER._model.ascii_topic_words(sentences, PREFIXES, True, True)
+    assert joined == [" ".join(words) for words in expected]
 
 
 @settings(max_examples=500, deadline=None)
