@@ -64,6 +64,25 @@ def count_texts(
     """
     import numpy as np
 
+    # Each distinct text is read once (references repeat when several systems are scored).
+    distinct = list(dict.fromkeys(texts))
+    if len(distinct) < len(texts):
+        number = {text: i for i, text in enumerate(distinct)}
+        document = np.fromiter(map(number.__getitem__, texts), np.int64, len(texts))
+        counts, tokenless = count_texts(
+            measures,
+            distinct,
+            document[pred_docs],
+            document[ref_docs],
+            pipeline,
+            synonyms=synonyms,
+            topic_words=topic_words,
+            describe=lambda i: describe(texts.index(distinct[i])),
+        )
+        if tokenless:
+            empty = {distinct[i] for i in tokenless}
+            tokenless = [i for i, text in enumerate(texts) if text in empty]
+        return counts, tokenless
     regular = [m for m in measures if m.kind != "topic"]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
@@ -106,21 +125,14 @@ def _count_topics(
     topic_words: Callable[[list[str]], list[list[str] | str]] | None,
 ) -> dict[Measure, Counts]:
     """The counts of the topic measures among ``measures``."""
-    import numpy as np
 
     topic = [m for m in measures if m.kind == "topic"]
     if not topic:
         return {}
     if topic_words is None:
         raise ValueError("topic measures need a topic_words function")
-    # Each distinct text is tagged and encoded once (references repeat across systems).
-    distinct_texts = list(dict.fromkeys(texts))
-    number = {text: i for i, text in enumerate(distinct_texts)}
-    document = np.fromiter(map(number.__getitem__, texts), np.int64, len(texts))
-    pred_topics, ref_topics = document[pred_docs], document[ref_docs]
-    topics = pipeline.encode_topics(
-        distinct_texts, topic_words, keep_words=any(m.synonyms for m in topic)
-    )
+    pred_topics, ref_topics = pred_docs, ref_docs  # the texts are distinct (see count_texts)
+    topics = pipeline.encode_topics(texts, topic_words, keep_words=any(m.synonyms for m in topic))
     plain = [m for m in topic if not m.unique]
     unique = [m for m in topic if m.unique]
     counts = count_measures(plain, topics, pred_topics, ref_topics, synonyms)
