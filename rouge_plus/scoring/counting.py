@@ -249,7 +249,9 @@ def _token_relation(
     keys: two ids can only be synonyms when their keys meet."""
     if encoded.word_ids is None:  # one word per id
         words_of = {token: [word] for token, word in enumerate(encoded.words)}
-        keys = dict(enumerate(map(synonyms.keys, encoded.words)))
+        keys_many = getattr(synonyms, "keys_many", None)
+        found = keys_many(encoded.words) if keys_many else map(synonyms.keys, encoded.words)
+        keys = dict(enumerate(found))
     else:
         words_of = encoded.id_words()
         keys = {
@@ -347,9 +349,8 @@ def synonym_counts(
     def compatible(a: tuple, b: tuple) -> bool:
         return all(x == y or related(x, y) for x, y in zip(a, b, strict=True))
 
-    documents = encoded.document_tokens()
     grams = functools.lru_cache(maxsize=None)(
-        lambda doc: Counter(zip(*(documents[doc][i:] for i in range(n)), strict=False))
+        lambda doc: Counter(zip(*(_ids_of(encoded, doc)[i:] for i in range(n)), strict=False))
     )
     pred_list, ref_list = pred_docs.tolist(), ref_docs.tolist()
     for k in pairs:
@@ -362,7 +363,7 @@ def synonym_counts(
 
 def _ids_of(encoded: Encoded, document: int) -> list[int]:
     """The token ids of one document."""
-    start, end = encoded.documents[document], encoded.documents[document + 1]
+    start, end = encoded.documents[document : document + 2]
     return encoded.ids[encoded.sentences[start] : encoded.sentences[end]].tolist()
 
 

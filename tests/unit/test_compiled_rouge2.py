@@ -167,3 +167,12 @@ def test_neighbour_table_equals_python(keys):
     for token in range(len(keys)):
         assert frozenset(ids[at[token] : at[token + 1]].tolist()) == python.get(token, frozenset())
         assert len(set(ids[at[token] : at[token + 1]].tolist())) == at[token + 1] - at[token]
+
+
+def test_keys_many_equals_keys_word_by_word(bench_rows):
+    from rouge_plus.rouge2.synonyms import load_synonyms
+
+    words = sorted({w for row in bench_rows[:200] for w in row["prediction"].split()})
+    for name in ("wordnet", "wordnet+related"):
+        source = load_synonyms(name)
+        assert source.keys_many(words) == [source.keys(word) for word in words]
