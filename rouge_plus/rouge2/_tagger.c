@@ -770,6 +770,10 @@ static const RecordHead *lookup_feature(const Model *m, Key *k, const char *pref
     return find_feature(m, key, n);
 }
 
+/* Per class, the same additions in the same order whatever the vector width. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static void add_dense(double *restrict scores, const double *restrict w, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++)
@@ -1473,7 +1477,7 @@ static int ascii_sentence(Scratch *s, PyObject *text, Sentence *t)
             i++;
             continue;
         }
-        if (ascii_reserve(s, n + 1) < 0)
+        if (n + 1 > s->cap - 4 && ascii_reserve(s, n + 1) < 0)
             return -1;
         s->start[n] = s->chars.len;
         while (i < length) {

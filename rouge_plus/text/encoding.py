@@ -237,14 +237,17 @@ class TextPipeline:
         list, or a str of lowercase ASCII words separated by spaces, which the compiled
         tokenizer reads as they are)."""
         split = [self.split_sentences(text) for text in self._limited(texts)]
-        words = iter(topic_words([sentence for sentences in split for sentence in sentences]))
-        items: list[Item] = []
-        for sentences in split:
-            found = list(itertools.islice(words, len(sentences)))
-            if all(type(sentence) is str for sentence in found):
-                items.append("\n".join(found))
-            else:
-                items.append([s.split() if type(s) is str else s for s in found])
+        found = topic_words([sentence for sentences in split for sentence in sentences])
+        words = iter(found)
+        if all(type(sentence) is str for sentence in found):
+            items: list[Item] = [
+                "\n".join(itertools.islice(words, len(sentences))) for sentences in split
+            ]
+        else:
+            items = [
+                [s.split() if type(s) is str else s for s in itertools.islice(words, len(ss))]
+                for ss in split
+            ]
         return self._encode_items(items, keep_words)
 
     @property
