@@ -102,7 +102,7 @@ def child_memory(args: argparse.Namespace) -> None:
         predictions, references = predictions[:3500], references[:3500]  # too slow for more
     if args.child_memory != "nothing":  # "nothing": the baseline of Python + data
         PEERS[args.child_memory](TYPES, args.stem)(predictions, references)
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    print(modes.own_peak_kib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024)
 
 
 def corpus_mode(args: argparse.Namespace) -> list[dict]:

@@ -51,6 +51,16 @@ def cold_environment() -> dict[str, str]:
     return {**os.environ, **single, "PYTHONPATH": path}
 
 
+def own_peak_kib(fallback: float) -> float:
+    """This process's peak RSS in KiB, from Linux's VmHWM: ``ru_maxrss`` also counts the
+    memory of the parent the process was forked from (``fallback``, elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return float(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+    except (OSError, StopIteration):
+        return fallback
+
+
 def cold_run(peer: str, data: Path, stem: bool, *extra: str) -> tuple[float, float, str]:
     """CPU seconds (user + system, the operating system's account of the whole process by
     ``wait4``), peak RSS (MiB) and what it printed, of one child process."""
