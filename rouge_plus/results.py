@@ -126,6 +126,8 @@ class ExampleScores:
     ) -> ExampleScores:
         """Rebuild per-example arrays from ``<type>_precision``/``_recall``/``_fmeasure``
         columns (the inverse of :meth:`columns`)."""
+        import numpy as np
+
         scores = {
             name: np.column_stack(
                 [np.asarray(columns[f"{name}_{col}"], dtype=np.float64) for col in SCORE_COLUMNS]
