@@ -1,7 +1,9 @@
 """Build the optional C kernels and PyPI's long description; the rest is in pyproject.toml.
 
-``optional=True``: where no C compiler is available the package installs without the extension
-and runs the pure-Python kernels (same results, slower).
+``optional=True``: where no C compiler is available the package installs without the extensions
+and runs their pure-Python twins (same results, slower). Each extension is one stage's compiled
+code: the counting kernels, the stemmers, the per-row scores, the synonym matching of
+unigrams, the part-of-speech tagger.
 
 README.md opens with the Hugging Face Space's YAML front matter, which PyPI would render as stray
 text above the title; the long description is the README without it.
@@ -26,11 +28,13 @@ setup(
     long_description=readme_without_front_matter(),
     long_description_content_type="text/markdown",
     ext_modules=[
-        Extension(
-            "rouge_plus.kernels._native",
-            sources=["rouge_plus/kernels/_native.c"],
-            extra_compile_args=flags,
-            optional=True,
+        Extension(name, sources=[source], extra_compile_args=flags, optional=True)
+        for name, source in (
+            ("rouge_plus.kernels._native", "rouge_plus/kernels/_native.c"),
+            ("rouge_plus.text._stemmers", "rouge_plus/text/_stemmers.c"),
+            ("rouge_plus.scoring._scores", "rouge_plus/scoring/_scores.c"),
+            ("rouge_plus.scoring._synonyms", "rouge_plus/scoring/_synonyms.c"),
+            ("rouge_plus.rouge2._tagger", "rouge_plus/rouge2/_tagger.c"),
         )
-    ]
+    ],
 )

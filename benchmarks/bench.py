@@ -10,12 +10,22 @@
     python benchmarks/bench.py --mode types         # per-pair cost of every other ROUGE type
     python benchmarks/bench.py --mode languages     # each language's segmentation and stemming
     python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
+    python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
 timed in alternating rounds over the same data, and the median pairs/s of each, the ratio of
 rouge_plus to each, and each peer's peak memory (measured in a child process of its own) are
 reported as a Markdown table.
+
+The cold mode times what a short script pays: whole processes (``cold_child.py``) that start
+Python, import one implementation, read the pairs and score them once, every implementation on
+one thread; it reports the median CPU seconds (user + system) and peak RSS of ``--rounds`` runs
+(7 by default), with and without stemming.
+
+The rouge_plus measured is this checkout's (its folder comes first on the path), compiled in
+place (``python setup.py build_ext --inplace``) or, without that, its pure-Python twins; the
+first line of the output says which.
 """
 
 from __future__ import annotations
@@ -32,7 +42,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO / "benchmarks"), str(REPO)]
 import dedupe_mode  # noqa: E402
 import modes  # noqa: E402
 from peers import PEERS, available  # noqa: E402
@@ -94,7 +105,7 @@ def child_memory(args: argparse.Namespace) -> None:
         predictions, references = predictions[:3500], references[:3500]  # too slow for more
     if args.child_memory != "nothing":  # "nothing": the baseline of Python + data
         PEERS[args.child_memory](TYPES, args.stem)(predictions, references)
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    print(modes.own_peak_kib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024)
 
 
 def corpus_mode(args: argparse.Namespace) -> list[dict]:
@@ -205,6 +216,9 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
         sentences = [s for row in rows for s in row["prediction"].split("\n")]
         results = dedupe_mode.dedupe_mode(args, sentences)
         return results, dedupe_mode.render_dedupe(results)
+    if args.mode == "cold":
+        results = modes.cold_mode(args, available)
+        return results, modes.render_cold(results)
     predictions, references = load_pairs(args.data, args.replicate, args.pairs)
     if args.mode == "scaling":
         results = modes.scaling_mode(args, predictions, references, TYPES)
@@ -218,19 +232,41 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     return results, modes.render_types(results, len(predictions), args.long_tokens)
 
 
+def describe_rouge_plus() -> str:
+    """Which rouge_plus is measured, and which of its compiled modules are in use."""
+    import rouge_plus
+    from rouge_plus.kernels.native import compiled
+
+    modules = [
+        "kernels._native",
+        "text._stemmers",
+        "scoring._scores",
+        "scoring._synonyms",
+        "rouge2._tagger",
+    ]
+    built = [name.rpartition(".")[2].lstrip("_") for name in modules if compiled(name)]
+    where = Path(rouge_plus.__file__).resolve().parent
+    origin = "this checkout" if where.is_relative_to(REPO) else str(where)
+    compiled_list = ", ".join(built) or "none"
+    return f"rouge_plus {rouge_plus.__version__} of {origin}, compiled: {compiled_list}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
         "--mode",
-        choices=["corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe"],
+        choices=[
+            "corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe",
+            "cold",
+        ],  # fmt: skip
         default="corpus",
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--replicate", type=int, default=1)
     parser.add_argument("--pairs", type=int, help="cycle the corpus to exactly this many pairs")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, help="timed rounds (default: 7 in cold mode, else 5)")
     parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
     parser.add_argument(
         "--stemming", nargs="+", type=lambda s: s == "yes", default=[False, True], metavar="yes|no"
@@ -253,13 +289,15 @@ def main() -> None:
     if args.child_memory:
         child_memory(args)
         return
+    if args.rounds is None:
+        args.rounds = 7 if args.mode == "cold" else 5
     if args.pairs is None and args.mode in ("memory", "evaluate"):
         args.pairs = 100_000 if args.mode == "memory" else 5000
     results, table = run_mode(args)
     size = f"{args.pairs:,} pairs" if args.pairs else f"x{args.replicate}"
     print(
         f"# {args.mode} mode, {args.data.name} {size}, {os.cpu_count()} CPUs, "
-        f"Python {sys.version.split()[0]}"
+        f"Python {sys.version.split()[0]}, {describe_rouge_plus()}"
     )
     print(table)
     if args.json:

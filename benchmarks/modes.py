@@ -1,14 +1,22 @@
-"""The benchmark's rouge_plus-only modes: worker scaling, peak memory, evaluate's overhead and
-the cost of the other types (ROUGE-W, ROUGE-S/SU, ROUGE 2.0's synonym and topic measures).
-``bench.py`` parses the flags and prints the Markdown tables these functions return.
+"""The benchmark's other modes: whole-process cold runs against the other implementations, and
+the rouge_plus-only modes (worker scaling, peak memory, evaluate's overhead and the cost of the
+other types: ROUGE-W, ROUGE-S/SU, ROUGE 2.0's synonym and topic measures). ``bench.py`` parses
+the flags and prints the Markdown tables these functions return.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -24,6 +32,121 @@ def alternating_medians(runs: dict[object, Callable[[], object]], rounds: int) -
             run()
             seconds[name].append(time.perf_counter() - start)
     return {name: statistics.median(values) for name, values in seconds.items()}
+
+
+# ------------------------------------------------------------------ cold
+
+COLD_CHILD = Path(__file__).with_name("cold_child.py")
+COLD_PEERS = ("rouge_plus", "rouge-score-rs", "rouge_score")
+COLD_BASELINE = "rouge-score-rs"
+
+
+def cold_environment() -> dict[str, str]:
+    """The children's environment: this checkout's rouge_plus first on the path, and every
+    implementation on one thread (Rayon, and NumPy's BLAS)."""
+    repo = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p)
+    threads = ("RAYON_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+    single = {name: "1" for name in threads}
+    return {**os.environ, **single, "PYTHONPATH": path}
+
+
+def own_peak_kib(fallback: float) -> float:
+    """This process's peak RSS in KiB, from Linux's VmHWM: ``ru_maxrss`` also counts the
+    memory of the parent the process was forked from (``fallback``, elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            return float(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+    except (OSError, StopIteration):
+        return fallback
+
+
+def cold_run(peer: str, data: Path, stem: bool, *extra: str) -> tuple[float, float, str]:
+    """CPU seconds (user + system, the operating system's account of the whole process by
+    ``wait4``), peak RSS (MiB) and what it printed, of one child process."""
+    command = [sys.executable, str(COLD_CHILD), peer, str(data), "yes" if stem else "no", *extra]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(command, stdout=out, stderr=err, env=cold_environment())
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        errors = err.read().decode()
+        if child.returncode:
+            raise SystemExit(f"cold run of {peer} failed:\n{errors}")
+        out.seek(0)
+        printed = out.read().decode()
+    # The child's own peak (VmHWM, in kB) where Linux reports it: ru_maxrss would also count
+    # this process's memory, which the child had before it started Python.
+    peaks = [line.split()[1] for line in errors.splitlines() if line.startswith("VmHWM:")]
+    peak_kib = float(peaks[-1]) if peaks else usage.ru_maxrss
+    return usage.ru_utime + usage.ru_stime, peak_kib / 1024, printed
+
+
+def cold_mode(args: argparse.Namespace, available: Callable[[str], bool]) -> list[Row]:
+    """Median CPU seconds and peak RSS of ``args.rounds`` whole-process runs per implementation
+    (runs alternate, so load changes hit them all alike), with and without stemming; "nothing"
+    is Python reading the data, "import rouge_plus" adds the import. The checkout's bytecode is
+    compiled first, as pip compiles an installed package's. Scores are checked first:
+    each implementation's mean P/R/F per type within 1e-9 of rouge_score's (or of rouge_plus's
+    when rouge_score is not installed)."""
+    # Installed packages hold their bytecode (pip compiles it); so must the checkout measured,
+    # or every run would compile rouge_plus from source (PYTHONDONTWRITEBYTECODE stops Python
+    # from saving it).
+    compileall.compile_dir(Path(__file__).resolve().parents[1] / "rouge_plus", quiet=1)
+    peers = [p for p in COLD_PEERS if p in args.peers and available(p)]
+    names = ["nothing", *(["import rouge_plus"] if "rouge_plus" in peers else []), *peers]
+    results = []
+    for use_stemmer in args.stemming:
+        checks = {p: json.loads(cold_run(p, args.data, use_stemmer, "--check")[2]) for p in peers}
+        oracle = checks.get("rouge_score") or checks[peers[0]]
+        for peer, check in checks.items():
+            worst = max(
+                abs(a - b)
+                for ours, theirs in zip(check["means"], oracle["means"], strict=True)
+                for a, b in zip(ours, theirs, strict=True)
+            )
+            if worst > 1e-9:
+                raise SystemExit(f"{peer} disagrees with the oracle by {worst:g}: not timing it")
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+        for _ in range(args.rounds):
+            for name in names:
+                peer = "rouge_plus-import" if name == "import rouge_plus" else name
+                runs[name].append(cold_run(peer, args.data, use_stemmer)[:2])
+        cpu = {name: statistics.median(c for c, _ in values) for name, values in runs.items()}
+        rss = {name: statistics.median(m for _, m in values) for name, values in runs.items()}
+        for name in names:
+            results.append(
+                {
+                    "stemming": use_stemmer,
+                    "peer": name,
+                    "pairs": checks[peers[0]]["pairs"] if peers else None,
+                    "runs": args.rounds,
+                    "cpu_s": cpu[name],
+                    "cpu_above_nothing": cpu[name] - cpu["nothing"],
+                    "peak_mib": rss[name],
+                    "rouge_plus_vs": (
+                        cpu["rouge_plus"] / cpu[name]
+                        if "rouge_plus" in cpu and name in peers
+                        else None
+                    ),
+                }
+            )
+    return results
+
+
+def render_cold(results: list[Row]) -> str:
+    lines = [
+        "| stemming | process | CPU s (median) | above Python + data | peak RSS (MiB) "
+        "| rouge_plus CPU ÷ this |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        ratio = "—" if r["rouge_plus_vs"] is None else f"{r['rouge_plus_vs']:.2f}"
+        lines.append(
+            f"| {'yes' if r['stemming'] else 'no'} | {r['peer']} | {r['cpu_s']:.3f} | "
+            f"{r['cpu_above_nothing']:+.3f} | {r['peak_mib']:.1f} | {ratio} |"
+        )
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ scaling
@@ -164,27 +287,36 @@ ROUGE2_TYPES = [
     "rouge2+synonyms",
     "rougeTopic",
     "rougeTopicUniq",
+    "rougeTopic+synonyms",
     "rougeTopicUniq+synonyms",
 ]
 
 
 def types_mode(args: argparse.Namespace, predictions, references, long_pair) -> list[Row]:
-    """Microseconds per pair of each type alone, on the corpus and on one long pair."""
+    """Microseconds per pair of each type alone, on the corpus and on one long pair, and the
+    corpus time as a multiple of rouge1's, rouge1 being timed in the same rounds (alternating
+    with the type, so that load changes hit both). One untimed call first loads the data files
+    and warms the caches a process keeps (the tagger's model, WordNet's keys per word)."""
     from rouge_plus import RougeScorer
 
+    rouge1 = RougeScorer(["rouge1"], tokenizer="rouge_score")
     results = []
-    for rouge_type in REFERENCE_TYPES + ROUGE155_TYPES + ROUGE2_TYPES:
+    for rouge_type in ["rouge1", *REFERENCE_TYPES, *ROUGE155_TYPES, *ROUGE2_TYPES]:
         scorer = RougeScorer([rouge_type], tokenizer="rouge_score")
         runs = {
             "corpus": lambda s=scorer: s.score_examples(predictions, references),
             "long": lambda s=scorer: s.score_examples([long_pair[0]], [long_pair[1]]),
+            "rouge1": lambda: rouge1.score_examples(predictions, references),
         }
+        for run in runs.values():
+            run()
         medians = alternating_medians(runs, args.rounds)
         results.append(
             {
                 "type": rouge_type,
                 "us_per_pair": 1e6 * medians["corpus"] / len(predictions),
                 "long_ms": 1e3 * medians["long"],
+                "x_rouge1": medians["corpus"] / medians["rouge1"],
             }
         )
     return results
@@ -192,11 +324,14 @@ def types_mode(args: argparse.Namespace, predictions, references, long_pair) -> 
 
 def render_types(results: list[Row], n_pairs: int, long_tokens: int) -> str:
     lines = [
-        f"| type | µs per pair ({n_pairs:,} corpus pairs) "
+        f"| type | µs per pair ({n_pairs:,} corpus pairs) | × rouge1 (same rounds) "
         f"| ms for one {long_tokens:,}-token pair |",
-        "|---|---|---|",
+        "|---|---|---|---|",
     ]
-    lines += [f"| {r['type']} | {r['us_per_pair']:.1f} | {r['long_ms']:.1f} |" for r in results]
+    lines += [
+        f"| {r['type']} | {r['us_per_pair']:.1f} | {r['x_rouge1']:.1f} | {r['long_ms']:.1f} |"
+        for r in results
+    ]
     return "\n".join(lines)
 
 

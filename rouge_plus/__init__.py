@@ -1,32 +1,27 @@
 """rouge_plus: the whole ROUGE family, exact, fast and Unicode-aware.
 
-The scoring core (:class:`RougeScorer`, :func:`score`) needs only NumPy, NLTK and regex; the
-Hugging Face ``evaluate`` metric :class:`RougePlus` (:func:`load` makes one) and the integrations
-(:func:`score_dataset`, :func:`make_compute_metrics`) are imported on first use, so importing this
-package stays cheap, and works without evaluate or datasets installed. See docs/ARCHITECTURE.md
-for the layout.
+Every public name is imported on first use, so ``import rouge_plus`` costs a few milliseconds:
+the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it is first used,
+and NumPy only when a call needs it (the common measures are scored without it); the Hugging
+Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
+:func:`make_compute_metrics`) load only when asked for. See docs/ARCHITECTURE.md for the layout.
 """
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from ._version import __version__
-from .options import ScoreOptions
-from .pairwise import dedupe, pairwise
-from .results import ExampleScores
-from .scorer import RougeScorer, score
 
 if TYPE_CHECKING:
     from .comparison import compare
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
+    from .options import ScoreOptions
+    from .pairwise import dedupe, pairwise
+    from .results import ExampleScores
     from .rouge_plus import RougePlus, load
-
-# A library's log records are the application's to show: without this, an application that has
-# not configured logging would see every warning twice (once by logging's last-resort handler).
-logging.getLogger(__name__).addHandler(logging.NullHandler())
+    from .scorer import RougeScorer, score
 
 __all__ = [
     "ExampleScores",
@@ -46,6 +41,12 @@ __all__ = [
 # Public names imported on first use: name -> module.
 _LAZY = {
     "compare": ".comparison",
+    "dedupe": ".pairwise",
+    "pairwise": ".pairwise",
+    "ExampleScores": ".results",
+    "RougeScorer": ".scorer",
+    "ScoreOptions": ".options",
+    "score": ".scorer",
     "RougePlus": ".rouge_plus",
     "load": ".rouge_plus",
     "score_dataset": ".integrations.hf_datasets",
@@ -53,9 +54,45 @@ _LAZY = {
 }
 
 
+def _import_dataclasses_without_inspect() -> None:
+    """Import ``dataclasses`` without making it import ``inspect``, when neither is loaded.
+
+    ``dataclasses`` imports ``inspect`` (and with it ``ast``, ``dis`` and ``tokenize``: a fifth
+    of what a short scoring script spends in Python) for a single call, which it makes only for
+    a class without a docstring; every dataclass of rouge_plus has one. It is given a stand-in
+    that imports ``inspect`` on first use instead, and ``sys.modules`` is left as it was: every
+    other ``import inspect`` gets the real module.
+    """
+    import sys
+    import types
+
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return
+
+    class LazyInspect(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            import inspect
+
+            return getattr(inspect, name)
+
+    sys.modules["inspect"] = stand_in = LazyInspect("inspect")
+    try:
+        import dataclasses  # noqa: F401
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+
+
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+        _import_dataclasses_without_inspect()
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -7,18 +7,22 @@ so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
-@dataclass(frozen=True)
 class Batch:
     """Validated input: one prediction and one or more references per row."""
 
-    predictions: list[str]
-    references: list[list[str]]
+    __slots__ = ("predictions", "references")
+
+    def __init__(self, predictions: list[str], references: list[list[str]]) -> None:
+        self.predictions = predictions
+        self.references = references
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -26,8 +30,22 @@ class Batch:
     @property
     def pair_owner(self) -> np.ndarray:
         """Row index of every (prediction, reference) pair, pairs in row order."""
+        import numpy as np
+
         sizes = np.fromiter(map(len, self.references), dtype=np.int64, count=len(self.references))
         return np.repeat(np.arange(len(self.references), dtype=np.int64), sizes)
+
+    @property
+    def n_pairs(self) -> int:
+        return sum(map(len, self.references))
+
+    def pair_rows(self) -> array:
+        """:attr:`pair_owner` as an int64 ``array`` (no NumPy)."""
+        if len(self.references) == self.n_pairs:  # one reference per row
+            return array("q", range(len(self)))
+        sizes = map(len, self.references)
+        rows = map(itertools.repeat, range(len(self)), sizes)
+        return array("q", itertools.chain.from_iterable(rows))
 
     @property
     def texts(self) -> list[str]:
@@ -72,6 +90,9 @@ def _as_list(values: object, argument: str) -> list:
     return list(values)
 
 
+_STR = {str}
+
+
 def _check_text(value: object, where: str) -> str:
     if isinstance(value, str):
         return value
@@ -81,7 +102,7 @@ def _check_text(value: object, where: str) -> str:
 
 
 def _texts(values: list, argument: str, first: int = 0) -> list[str]:
-    if all(type(value) is str for value in values):  # the common case, checked at C speed
+    if set(map(type, values)) == _STR:  # the common case, checked at C speed
         return values
     return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values, first)]
 
@@ -118,7 +139,7 @@ def normalize_inputs(predictions: object, references: object, first_row: int = 0
         )
     if not preds:
         raise ValueError("predictions and references are empty: there is nothing to score")
-    if all(type(value) is str for value in refs):
+    if set(map(type, refs)) == _STR:
         return Batch(preds, [[value] for value in refs])
     if _lists_of_texts(refs):
         return Batch(preds, refs)

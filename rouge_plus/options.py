@@ -8,15 +8,12 @@ version, so a number in a paper can be reproduced:
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._version import __version__
 from .corpus.aggregation import AGGREGATIONS
-from .rouge2.pos import tagger_label
-from .rouge2.synonyms import synonyms_label
 from .scoring.fmeasure import FMeasure
 from .scoring.measures import Measure, parse_rouge_types
 from .scoring.multiref import MULTI_REF_MODES
@@ -69,6 +66,8 @@ def _stopwords_label(spec: object) -> str:
         return "english"
     if isinstance(spec, str) and spec.lower() == "smart":
         return "smart"
+    import hashlib  # only for files and lists: it costs milliseconds to import
+
     if isinstance(spec, (str, Path)):
         return f"file:{hashlib.sha1(Path(spec).read_bytes()).hexdigest()[:12]}"
     words = "\n".join(sorted(map(str, spec)))  # type: ignore[call-overload]
@@ -253,8 +252,12 @@ class ScoreOptions:
         if self.language is not None:
             parts.append(f"lang:{self._language_label()}")
         if self.needs_synonyms:
+            from .rouge2.synonyms import synonyms_label
+
             parts.append(f"syn:{synonyms_name or synonyms_label(self.synonyms)}")
         if self.has_topic:
+            from .rouge2.pos import tagger_label
+
             if self.pos_tagger == "pretagged":
                 tagger_name = "pretagged"
             tagger = tagger_name or tagger_label(self.pos_tagger)

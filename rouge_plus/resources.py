@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from .options import ScoreOptions
-from .rouge2.pos import load_tagger, topic_filter
-from .rouge2.synonyms import Synonyms, load_synonyms
-from .rouge155.length_limit import limit_bytes, limit_bytes_lcs, limit_words
 from .text.diagnostics import warn_once
 from .text.encoding import TextPipeline
 from .text.languages import LANGUAGES, language_stopwords, snowball_stemmer
@@ -23,6 +20,9 @@ from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
 from .text.tokenizers import Tokenizer, get_tokenizer
+
+if TYPE_CHECKING:
+    from .rouge2.synonyms import Synonyms
 
 Stemmer = Callable[[str], str]
 
@@ -97,68 +97,91 @@ def _tokenizer(options: ScoreOptions) -> Tokenizer:
     return get_tokenizer(options.tokenizer)
 
 
-def topic_words(options: ScoreOptions) -> Callable[[str], list[str]]:
-    """Tag one sentence and keep its topic words (ROUGE 2.0), lowercased like other tokens.
+def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str] | str]]:
+    """Tag sentences and keep their topic words (ROUGE 2.0), lowercased like other tokens: for
+    each sentence a list of words, or a str of lowercase ASCII words separated by spaces; many
+    sentences a call (each distinct sentence is tagged once).
 
     Tagging sees the words with their case: taggers are far less accurate on lowercased text.
     """
+    from .rouge2.pos import load_tagger
+
     prefixes = options.topic_prefixes
     if options.pos_tagger == "pretagged":
 
-        def pretagged_topic_words(sentence: str) -> list[str]:
-            pairs = [token.rpartition("/") for token in sentence.split()]
-            return [word.lower() for word, _, tag in pairs if tag.startswith(prefixes)]
+        def pretagged_topic_words(sentences: list[str]) -> list[list[str]]:
+            pairs = ([token.rpartition("/") for token in s.split()] for s in sentences)
+            return [[w.lower() for w, _, tag in p if tag.startswith(prefixes)] for p in pairs]
 
         return pretagged_topic_words
     tagger = load_tagger(options.pos_tagger)
     builtin = isinstance(options.tokenizer, str)
     cased = get_tokenizer(options.tokenizer, lowercase=False)
+    # Where the compiled tokenizer reads a text for a built-in tokenizer, the cased tokens are
+    # the text's runs of [A-Za-z0-9], which a compiled tagger reads itself.
+    ascii_runs = get_tokenizer(options.tokenizer).native_when if builtin else None
 
-    def tagged_topic_words(sentence: str) -> list[str]:
+    def str_tokens(sentence: str) -> list[str]:
         tokens = cased(sentence)
-        if not builtin and not all(type(token) is str for token in tokens):
+        if not all(type(token) is str for token in tokens):
             raise TypeError(
                 f"the topic types tag words: tokenizer {cased.name!r} must return str tokens "
                 "for them (other hashable tokens work with the other types)"
             )
-        kept = [tokens[i] for i in topic_filter(tokens, tagger(tokens), prefixes)]
-        return [token.lower() for token in kept] if builtin else kept
+        return tokens
+
+    tokenize = cased if builtin else str_tokens
+
+    def tagged_topic_words(sentences: list[str]) -> list[list[str] | str]:
+        distinct = list(dict.fromkeys(sentences))
+        words = tagger.text_topic_words(distinct, tokenize, prefixes, builtin, ascii_runs, builtin)
+        found = dict(zip(distinct, words, strict=True))
+        return [found[sentence] for sentence in sentences]
 
     return tagged_topic_words
 
 
 def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    if not (options.max_words or options.max_bytes):
+        return None
+    from .rouge155.length_limit import limit_bytes, limit_words
+
     if options.max_words:
         return functools.partial(limit_words, max_words=options.max_words)
-    if options.max_bytes:
-        return functools.partial(limit_bytes, max_bytes=options.max_bytes)
-    return None
+    return functools.partial(limit_bytes, max_bytes=options.max_bytes)
 
 
 def _sentence_length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
     """ROUGE-1.5.5 reads the sentences of ROUGE-L and ROUGE-W under ``-b`` its own way
     (:func:`~rouge_plus.rouge155.length_limit.limit_bytes_lcs`); the profile does too."""
-    if options.rouge155 and options.max_bytes:
-        return functools.partial(limit_bytes_lcs, max_bytes=options.max_bytes)
-    return None
+    if not (options.rouge155 and options.max_bytes):
+        return None
+    from .rouge155.length_limit import limit_bytes_lcs
+
+    return functools.partial(limit_bytes_lcs, max_bytes=options.max_bytes)
 
 
-@dataclass(frozen=True)
-class Resources:
+class Resources(NamedTuple):
     """What every chunk of a scoring call shares, resolved once per call: the text pipeline,
     the synonym source (a user's file or mapping is parsed once, not once per chunk), the
     topic-word tagger, and the signature that names them."""
 
     pipeline: TextPipeline
     synonyms: Synonyms | None
-    topic_words: Callable[[str], list[str]] | None
+    topic_words: Callable[[list[str]], list[list[str] | str]] | None
     signature: str
 
     @classmethod
     def for_options(cls, options: ScoreOptions) -> Resources:
-        synonyms = load_synonyms(options.synonyms) if options.needs_synonyms else None
-        tagger_name = None
+        # ROUGE 2.0's resources are imported only by the calls that use them.
+        synonyms = tagger_name = None
+        if options.needs_synonyms:
+            from .rouge2.synonyms import load_synonyms
+
+            synonyms = load_synonyms(options.synonyms)
         if options.has_topic and options.pos_tagger != "pretagged":
+            from .rouge2.pos import load_tagger
+
             tagger_name = load_tagger(options.pos_tagger).name
         return cls(
             text_pipeline(options),

@@ -18,19 +18,19 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, TypeVar
 
 from .inputs import Batch, normalize_inputs
 from .options import ScoreOptions
 from .resources import Resources
-from .results import ExampleScores
-from .scoring.counting import count_texts
-from .scoring.multiref import reduce_references
+from .results import ExampleScores, Table, join_tables
+from .scoring.counting import count_texts, count_texts_flat, counts_flat
+from .scoring.multiref import reduce_flat, reduce_references, reduces_flat
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.languages import non_english_evidence
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
@@ -114,7 +114,7 @@ def _warn_if_not_english(batch: Batch) -> None:
 
 def _score_rows(
     batch: Batch, first_row: int, options: ScoreOptions, resources: Resources
-) -> dict[str, np.ndarray]:
+) -> dict[str, Table]:
     """Per-row scores of ``batch`` (rows ``first_row ..`` of the input), in chunks of at most
     ``CHUNK_ROWS`` rows, on ``options.num_proc`` threads; warns once about texts without tokens.
 
@@ -123,26 +123,58 @@ def _score_rows(
     """
     workers = default_workers() if options.num_proc is None else options.num_proc
     size = _chunk_rows(len(batch), workers)
+    flat = counts_flat(options.rouge_types, resources.pipeline) and reduces_flat(
+        options.multi_ref, options.rouge155
+    )
+    score = _score_chunk_flat if flat else _score_chunk
 
-    def score_chunk(start: int) -> tuple[dict[str, np.ndarray], list[str]]:
-        return _score_chunk(batch.rows(start, start + size), first_row + start, options, resources)
+    def score_chunk(start: int) -> tuple[dict[str, Table], list[str]]:
+        return score(batch.rows(start, start + size), first_row + start, options, resources)
 
     results = map_in_workers(score_chunk, range(0, len(batch), size), workers)
     warn_wordless([place for _, places in results for place in places], options.tokenizer)
+    if len(results) == 1:
+        return results[0][0]
     return {
-        name: np.concatenate([scores[name] for scores, _ in results]) for name in options.type_names
+        name: join_tables([scores[name] for scores, _ in results]) for name in options.type_names
     }
+
+
+def _score_chunk_flat(
+    batch: Batch, first_row: int, options: ScoreOptions, resources: Resources
+) -> tuple[dict[str, bytearray], list[str]]:
+    """:func:`_score_chunk` without NumPy, for the measures, pipeline and reduction of
+    references that the compiled code covers (the common case): per-row tables as bytearrays."""
+    texts = batch.texts
+    place = batch.text_place(first_row)
+    single = len(texts) == 2 * len(batch)  # one reference per row
+    pair_rows = batch.pair_rows()
+    counts, tokenless = count_texts_flat(
+        options.rouge_types, texts, pair_rows, resources.pipeline, describe=place
+    )
+    tables = reduce_flat(
+        counts,
+        len(options.rouge_types),
+        None if single else pair_rows,
+        len(batch),
+        options.fmeasure,
+    )
+    names = [measure.name for measure in options.rouge_types]
+    scores = dict(zip(names, tables, strict=True))
+    return scores, wordless_places(texts, place, tokenless)
 
 
 def _score_chunk(
     batch: Batch, first_row: int, options: ScoreOptions, resources: Resources
 ) -> tuple[dict[str, np.ndarray], list[str]]:
     """Per-row scores of one chunk, and where its texts without tokens are."""
+    import numpy as np
+
     n_rows = len(batch)
     texts = batch.texts
     owner = batch.pair_owner
     place = batch.text_place(first_row)
-    counts, token_counts = count_texts(
+    counts, tokenless = count_texts(
         options.rouge_types,
         texts,
         owner,
@@ -164,7 +196,7 @@ def _score_chunk(
         )
         for measure in options.rouge_types
     }
-    return scores, wordless_places(texts, place, token_counts)
+    return scores, wordless_places(texts, place, tokenless)
 
 
 def _chunk_rows(n_rows: int, workers: int) -> int:
@@ -192,6 +224,8 @@ def map_in_workers(
     workers = min(num_workers, len(chunks))
     if workers <= 1:
         return [function(chunk) for chunk in chunks]
+    from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(function, chunks))
 

@@ -8,11 +8,10 @@ global, unseeded generator, which is why evaluate's rouge changes from run to ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..rouge155.bootstrap import rouge155_bootstrap, rouge155_order
+if TYPE_CHECKING:
+    import numpy as np
 
 AGGREGATIONS = ("mean", "bootstrap")
 
@@ -20,13 +19,13 @@ AGGREGATIONS = ("mean", "bootstrap")
 _DRAW_BUDGET = 1 << 21
 
 
-@dataclass(frozen=True)
 class Interval:
     """Per column (precision, recall, F): the point estimate and a confidence interval."""
 
-    low: np.ndarray
-    mid: np.ndarray
-    high: np.ndarray
+    __slots__ = ("high", "low", "mid")
+
+    def __init__(self, low: np.ndarray, mid: np.ndarray, high: np.ndarray) -> None:
+        self.low, self.mid, self.high = low, mid, high
 
 
 def mean_scores(scores: np.ndarray) -> np.ndarray:
@@ -36,6 +35,8 @@ def mean_scores(scores: np.ndarray) -> np.ndarray:
 
 def bootstrap_means(scores: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
     """``(n_resamples, 3)`` means of rows resampled with replacement."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     n = len(scores)
     per_draw = max(1, _DRAW_BUDGET // n)
@@ -54,6 +55,8 @@ def bootstrap_interval(
 
     Reporting the median as mid is rouge_score's ``BootstrapAggregator`` convention.
     """
+    import numpy as np
+
     means = bootstrap_means(scores, n_resamples, seed)
     tail = (1 - confidence_level) / 2
     low, mid, high = np.percentile(means, [100 * tail, 50, 100 * (1 - tail)], axis=0)
@@ -67,6 +70,10 @@ def rouge155_interval(
 
     Rows are resampled in the order the Perl script walks them, with its drand48 seeds.
     """
+    import numpy as np
+
+    from ..rouge155.bootstrap import rouge155_bootstrap, rouge155_order
+
     ordered = scores[rouge155_order(len(scores))]
     estimates = rouge155_bootstrap(
         ordered[:, 1], ordered[:, 0], alpha, confidence=confidence_level, n_resamples=n_resamples

@@ -7,9 +7,7 @@ type with a message that says how to get a good one back.
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
-import json
 from importlib import resources
 from pathlib import Path
 
@@ -21,6 +19,9 @@ def load_bundled_json(
 
     ``rebuild`` names the command that rebuilds the file, for the error message.
     """
+    import gzip
+    import json
+
     hint = f"rouge_plus/data/{filename} is {{}}; reinstall rouge_plus, or {rebuild}"
     resource = resources.files("rouge_plus") / "data" / filename
     try:

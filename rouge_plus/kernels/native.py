@@ -2,36 +2,52 @@
 
 The choice is made once, for every kernel at once. Set ``ROUGE_PLUS_PURE_PYTHON=1`` to use the
 Python code even when the extension is present (the tests run both and require identical
-results).
+results); :func:`compiled` applies the same switch to the other compiled modules (stemmers,
+scores, tagger). NumPy is imported by :func:`count_pairs` only: the compiled kernels read and
+return plain buffers (``count_pairs_buffers``), which the NumPy-free lane of the scorer uses.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .python import PythonVocabulary, count_pairs_python
 from .spec import Kernel, KernelSpec
 
-NATIVE = False
-if os.environ.get("ROUGE_PLUS_PURE_PYTHON") != "1":
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    import numpy as np
+
+
+def compiled(module: str) -> ModuleType | None:
+    """The compiled extension ``rouge_plus.<module>`` (e.g. ``"text._stemmers"``), or None when
+    it is not built or ``ROUGE_PLUS_PURE_PYTHON=1`` selects the pure-Python twins."""
+    if os.environ.get("ROUGE_PLUS_PURE_PYTHON") == "1":
+        return None
     try:
-        from . import _native
+        return importlib.import_module(f"rouge_plus.{module}")
     except ImportError:  # pragma: no cover - depends on the build
-        pass
-    else:
-        NATIVE = True
+        return None
+
+
+_native = compiled("kernels._native")
+NATIVE = _native is not None
 
 if NATIVE:
     Vocabulary = _native.Vocabulary
-    _count_pairs = _native.count_pairs
+    # count_pairs on buffers: int32/int64 buffers in, bytes of float64 out (see _native.c).
+    count_pairs_buffers = _count_pairs = _native.count_pairs
     _native_codes = {name: getattr(_native, f"KIND_{name}", None) for name in Kernel.__members__}
     if _native_codes != {kernel.name: kernel.value for kernel in Kernel}:  # pragma: no cover
         raise ImportError(f"rouge_plus: the compiled kernels disagree on codes: {_native_codes}")
 else:
+    from .python import PythonVocabulary, count_pairs_python
+
     Vocabulary = PythonVocabulary  # type: ignore[misc,assignment]
+    count_pairs_buffers = None
     _count_pairs = count_pairs_python
 
 
@@ -45,6 +61,8 @@ def count_pairs(
     vocab_size: int,
 ) -> np.ndarray:
     """``(len(specs), 3, n_pairs)`` float64: hit, pred_base and ref_base of every pair."""
+    import numpy as np
+
     raw = _count_pairs(
         np.ascontiguousarray(ids, dtype=np.int32),
         np.ascontiguousarray(sentences, dtype=np.int64),

@@ -6,20 +6,19 @@ not built. Same inputs, same outputs.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from . import skip_bigram, weighted_lcs
 from .lcs import lcs_length, summary_lcs_hits
 from .ngram import clipped_overlap, ngram_counts
-from .spec import Kernel, KernelSpec, unpack
+from .spec import ASCII_WORD, Kernel, KernelSpec, unpack
 
-# The compiled tokenizer's rule (lowercased, it is rouge_score's): runs of ASCII letters and
-# digits. The text tokenizers and the explanations use this one pattern too.
-ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["ASCII_WORD", "PythonVocabulary", "count_pairs_python"]
 
 
 class PythonVocabulary:
@@ -40,6 +39,8 @@ class PythonVocabulary:
         split_newlines: bool,
         prepare: Callable[[int, str], str | list[list[str]]] | None = None,
     ):
+        import numpy as np
+
         word_id = self._ids.setdefault
         ids: list[int] = []
         sentences = [0]
@@ -95,6 +96,8 @@ def count_pairs_python(
     vocab_size: int,
 ) -> np.ndarray:
     """Hit, pred_base and ref_base of every pair and measure (see ``_native.count_pairs``)."""
+    import numpy as np
+
     del vocab_size  # the C kernel sizes its scratch tables with it
     docs = _Documents(ids, sentences, documents)
     specs = [unpack(packed) for packed in measures]

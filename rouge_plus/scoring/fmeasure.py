@@ -1,4 +1,4 @@
-"""Precision, recall and the F-measure, vectorized over NumPy arrays.
+"""Precision, recall and the F-measure, vectorized over NumPy arrays (imported on first use).
 
 ``beta`` weighs recall ``beta`` times as much as precision; ROUGE-1.5.5 expresses the same family
 with ``alpha = 1 / (1 + beta**2)`` (its ``-p``). Each form is computed the way its reference
@@ -8,13 +8,16 @@ the Perl script (alpha).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``numerator / denominator`` with 0 where the denominator is 0 (never NaN)."""
+    import numpy as np
+
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
     out = np.zeros(np.broadcast(numerator, denominator).shape)
@@ -22,24 +25,46 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True)
 class FMeasure:
-    """The F-measure family: give ``beta`` or ``alpha``, not both (default: beta = 1)."""
+    """The F-measure family: give ``beta`` or ``alpha``, not both (default: beta = 1).
 
-    beta: float | None = None
-    alpha: float | None = None
+    An immutable value, compared and hashed by ``(beta, alpha)``, like a frozen dataclass (it is
+    a plain class because creating a dataclass costs a millisecond at import).
+    """
 
-    def __post_init__(self) -> None:
-        if self.beta is not None and self.alpha is not None:
+    __slots__ = ("alpha", "beta")
+
+    def __init__(self, beta: float | None = None, alpha: float | None = None) -> None:
+        if beta is not None and alpha is not None:
             raise ValueError(
                 "beta and alpha: give one of them, not both (alpha = 1 / (1 + beta**2))"
             )
-        if self.beta is not None and not (isinstance(self.beta, (int, float)) and self.beta > 0):
-            raise ValueError(f"beta must be a positive number, got {self.beta!r}")
-        if self.alpha is not None and not (
-            isinstance(self.alpha, (int, float)) and 0 <= self.alpha <= 1
-        ):
-            raise ValueError(f"alpha must be a number in [0, 1], got {self.alpha!r}")
+        if beta is not None and not (isinstance(beta, (int, float)) and beta > 0):
+            raise ValueError(f"beta must be a positive number, got {beta!r}")
+        if alpha is not None and not (isinstance(alpha, (int, float)) and 0 <= alpha <= 1):
+            raise ValueError(f"alpha must be a number in [0, 1], got {alpha!r}")
+        object.__setattr__(self, "beta", beta)
+        object.__setattr__(self, "alpha", alpha)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: FMeasure is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: FMeasure is immutable")
+
+    def __reduce__(self) -> tuple[type, tuple[float | None, float | None]]:
+        return FMeasure, (self.beta, self.alpha)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.beta, self.alpha) == (other.beta, other.alpha)
+
+    def __hash__(self) -> int:
+        return hash((self.beta, self.alpha))
+
+    def __repr__(self) -> str:
+        return f"FMeasure(beta={self.beta!r}, alpha={self.alpha!r})"
 
     @property
     def as_alpha(self) -> float:
@@ -55,7 +80,22 @@ class FMeasure:
             return f"alpha={self.alpha:g}"
         return f"beta={1.0 if self.beta is None else self.beta:g}"
 
+    @property
+    def compiled_form(self) -> tuple[int, float, float]:
+        """``(kind, c1, c2)`` for ``scoring/_scores.c``, which computes F as :meth:`__call__`
+        does: kind 0 is 2PR / (P + R); 1 is PR / (c1 P + c2 R) with c1 = 1 − α, c2 = α; 2 is
+        c1 PR / (c2 P + R) with c1 = 1 + β², c2 = β² (the constants computed here, in Python,
+        as :meth:`__call__` computes them before NumPy sees them)."""
+        if self.alpha is not None:
+            return 1, float(1 - self.alpha), float(self.alpha)
+        if self.beta is None or self.beta == 1:
+            return 0, 1.0, 1.0
+        beta2 = self.beta * self.beta
+        return 2, float(1 + beta2), float(beta2)
+
     def __call__(self, precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+        import numpy as np
+
         precision = np.asarray(precision, dtype=np.float64)
         recall = np.asarray(recall, dtype=np.float64)
         if self.alpha is not None:
@@ -79,6 +119,8 @@ def round5(value: float | np.ndarray) -> float | np.ndarray:
     Exact decimal rounding of the binary value (ties, such as 0.015625, go to even), unlike
     ``np.round``, which scales by 1e5 first and can land on the other side of a tie.
     """
+    import numpy as np
+
     if isinstance(value, np.ndarray):
         flat = [float(f"{v:.5f}") for v in value.ravel().tolist()]
         return np.array(flat, dtype=np.float64).reshape(value.shape)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..kernels.spec import Kernel, KernelSpec
 from .fmeasure import safe_divide
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_NGRAM = 9
 DEFAULT_W = 1.2
@@ -148,33 +150,34 @@ def _skip_bigram(match: re.Match[str]) -> Measure:
     )
 
 
-_PATTERNS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str]], Measure]]] = [
+# Each name pattern is compiled when a name is first tried against it (by re's cache).
+_PATTERNS: list[tuple[str, str, Callable[[re.Match[str]], Measure]]] = [
     (
-        re.compile(r"rouge([1-9])"),
+        r"rouge([1-9])",
         f"rouge1 .. rouge{MAX_NGRAM}",
         lambda m: Measure(m.group(0), "ngram", n=int(m.group(1))),
     ),
     (
-        re.compile(r"rouge([1-9])\+synonyms"),
+        r"rouge([1-9])\+synonyms",
         f"rouge1+synonyms .. rouge{MAX_NGRAM}+synonyms",
         lambda m: Measure(m.group(0), "ngram", n=int(m.group(1)), synonyms=True),
     ),
     (
-        re.compile(r"rougeTopic(Uniq)?(\+synonyms)?"),
+        r"rougeTopic(Uniq)?(\+synonyms)?",
         "rougeTopic, rougeTopicUniq, rougeTopic+synonyms, rougeTopicUniq+synonyms",
         lambda m: Measure(
             m.group(0), "topic", n=1, unique=bool(m.group(1)), synonyms=bool(m.group(2))
         ),
     ),
-    (re.compile(r"rougeL"), "rougeL", lambda m: Measure("rougeL", "lcs")),
-    (re.compile(r"rougeLsum"), "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
+    (r"rougeL", "rougeL", lambda m: Measure("rougeL", "lcs")),
+    (r"rougeLsum", "rougeLsum", lambda m: Measure("rougeLsum", "summary_lcs")),
     (
-        re.compile(r"rougeW(?:-(\d+(?:\.\d+)?))?"),
+        r"rougeW(?:-(\d+(?:\.\d+)?))?",
         "rougeW (w = 1.2), rougeW-<w> with 1 <= w <= 5 such as rougeW-1.5",
         lambda m: Measure(m.group(0), "weighted_lcs", weight=_weight(m.group(1))),
     ),
     (
-        re.compile(r"rouge(SU|S)(\d+|\*)"),
+        r"rouge(SU|S)(\d+|\*)",
         "rougeS<D>, rougeSU<D> (at most D >= 0 words between the pair, as ROUGE-1.5.5's -2 D), "
         "rougeS*, rougeSU*",
         _skip_bigram,
@@ -194,7 +197,7 @@ def parse_rouge_type(name: object) -> Measure:
     if not isinstance(name, str):
         raise TypeError(f"rouge_types: every entry must be a str, got {type(name).__name__}")
     for pattern, _, build in _PATTERNS:
-        match = pattern.fullmatch(name)
+        match = re.fullmatch(pattern, name)
         if match:
             return build(match)
     raise ValueError(

@@ -7,20 +7,49 @@ contiguous and in reference order. It returns precision, recall and F per row.
 
 from __future__ import annotations
 
-import numpy as np
+from array import array
+from typing import TYPE_CHECKING
 
+from ..kernels.native import compiled
 from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MULTI_REF_MODES = ("best", "pooled", "mean", "mean_prf", "best_recall", "jackknife")
+
+# The "best" reduction of hit / base measures without NumPy (scoring/_scores.c); None without
+# the extension, or with ROUGE_PLUS_PURE_PYTHON=1.
+_compiled = compiled("scoring._scores")
+_per_row_scores = _compiled and _compiled.per_row_scores
+
+
+def reduces_flat(mode: str, round5_values: bool) -> bool:
+    """Whether :func:`reduce_flat` can reduce references as ``mode`` asks."""
+    return _per_row_scores is not None and mode == "best" and not round5_values
+
+
+def reduce_flat(
+    counts: bytes, n_measures: int, pair_rows: array | None, n_rows: int, fmeasure: FMeasure
+) -> list[bytearray]:
+    """:func:`reduce_references` in mode ``"best"`` without NumPy, for measures whose precision
+    and recall are ``hit / base``: ``counts`` as ``count_texts_flat`` returns them, and per
+    measure the ``(n_rows, 3)`` float64 table of precision, recall and F, as a bytearray.
+    ``pair_rows`` is None when every row has one reference."""
+    return _per_row_scores(counts, n_measures, pair_rows, n_rows, *fmeasure.compiled_form)
 
 
 def _group_starts(owner: np.ndarray, n_rows: int) -> np.ndarray:
+    import numpy as np
+
     return np.searchsorted(owner, np.arange(n_rows))
 
 
 def _first_max(values: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarray:
     """Index of the first pair of each row whose value equals the row's maximum."""
+    import numpy as np
+
     starts = _group_starts(owner, n_rows)
     row_max = np.maximum.reduceat(values, starts)
     candidates = np.flatnonzero(values == row_max[owner])
@@ -42,6 +71,8 @@ def reduce_references(
     ``round5_values`` gives every value as ROUGE-1.5.5 prints it: precision and recall rounded to
     5 decimals (as Perl's ``%7.5f``), and F computed from the rounded values, then rounded.
     """
+    import numpy as np
+
     hit, pred_base, ref_base = counts
 
     def prf(h: np.ndarray, p_base: np.ndarray, r_base: np.ndarray) -> np.ndarray:
@@ -79,6 +110,8 @@ def _jackknife(per_pair: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarr
 
     A row with a single reference keeps that reference's score.
     """
+    import numpy as np
+
     out = np.empty((n_rows, 3))
     starts = _group_starts(owner, n_rows)
     ends = np.append(starts[1:], len(owner))

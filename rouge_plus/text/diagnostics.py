@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import logging  # imported when there is something to log
 
-logger = logging.getLogger(__name__)
+LOGGER_NAME = "rouge_plus.text.diagnostics"
 
 
 def wordless_places(
-    texts: list[str], place: Callable[[int], str], token_counts: np.ndarray
+    texts: list[str], place: Callable[[int], str], tokenless: Iterable[int]
 ) -> list[str]:
-    """Where the texts with words but no tokens are."""
-    return [
-        place(i)
-        for i in np.flatnonzero(token_counts == 0).tolist()
-        if texts[i] and not texts[i].isspace()
-    ]
+    """Where the texts with words but no tokens are (``tokenless``: the indexes of the texts
+    that yielded no token)."""
+    return [place(i) for i in tokenless if texts[i] and not texts[i].isspace()]
 
 
 def warn_wordless(places: list[str], tokenizer: object) -> None:
@@ -33,14 +31,26 @@ def warn_wordless(places: list[str], tokenizer: object) -> None:
     )
     if tokenizer != "default":
         message += " The default tokenizer keeps the letters of every script."
-    logger.warning(message)
+    _logger().warning(message)
     warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
 
 
 def warn_once(message: str) -> None:
     """A warning about the whole call, logged and attributed to the caller's line."""
-    logger.warning(message)
+    _logger().warning(message)
     warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
+
+
+def _logger() -> logging.Logger:
+    import logging
+
+    # A library's log records are the application's to show: without this, an application that
+    # has not configured logging would see every warning twice (once by logging's last-resort
+    # handler).
+    package = logging.getLogger("rouge_plus")
+    if not any(isinstance(handler, logging.NullHandler) for handler in package.handlers):
+        package.addHandler(logging.NullHandler())
+    return logging.getLogger(LOGGER_NAME)
 
 
 def _stacklevel_outside_package() -> int:

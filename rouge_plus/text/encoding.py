@@ -11,33 +11,75 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..kernels.native import Vocabulary
+from ..kernels.native import Vocabulary, compiled
 from .sentences import SentenceSplitter
 from .tokenizers import CheckedTokenizer, Tokenizer
 
+if TYPE_CHECKING:
+    import numpy as np
+
+# Word ids to stem ids on buffers, compiled (text/_stemmers.c); None without the extension.
+_compiled = compiled("text._stemmers")
+
 Item = str | list[list[Hashable]]
 
+# What makes a token under the compiled tokenizer's rule.
+_ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
-@dataclass(frozen=True)
+
+class FlatEncoding:
+    """The arrays of :class:`Encoded` as plain buffers, without NumPy (see
+    :meth:`TextPipeline.encode_flat`): int32 ``ids``, int64 ``sentences`` and ``documents``."""
+
+    __slots__ = ("documents", "ids", "sentences", "vocab_size")
+
+    def __init__(
+        self, ids: bytes | bytearray, sentences: bytes, documents: bytes, vocab_size: int
+    ) -> None:
+        self.ids, self.sentences, self.documents = ids, sentences, documents
+        self.vocab_size = vocab_size
+
+    def tokenless(self, n_texts: int) -> list[int]:
+        """The indexes among the first ``n_texts`` documents of those without a token (a
+        document without tokens has no sentence: empty sentences are dropped)."""
+        starts = memoryview(self.documents).cast("q")[: n_texts + 1]
+        if len(set(starts)) == len(starts):  # the common case: every document has a token
+            return []
+        return [d for d in range(n_texts) if starts[d] == starts[d + 1]]
+
+
 class Encoded:
     """Token ids of many documents.
 
     ``ids[sentences[s]:sentences[s + 1]]`` are the tokens of sentence ``s``; documents are runs
     of sentences, ``documents[d]:documents[d + 1]``. Empty sentences are dropped.
+
+    The classes of this module are plain classes, not dataclasses: creating a dataclass costs
+    about a millisecond at import, which every short-lived process would pay.
     """
 
-    ids: np.ndarray  # int32
-    sentences: np.ndarray  # int64, len n_sentences + 1
-    documents: np.ndarray  # int64, len n_documents + 1
-    vocab_size: int
-    tokenized_counts: np.ndarray  # tokens the tokenizer found per document, before stopwords
-    words: list[str] = field(default_factory=list)  # when kept: the words, by word number
-    word_ids: np.ndarray | None = None  # the id of each word when they differ (stemming)
+    __slots__ = (
+        "documents", "ids", "sentences", "tokenized_counts", "vocab_size", "word_ids", "words",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        ids: np.ndarray,  # int32
+        sentences: np.ndarray,  # int64, len n_sentences + 1
+        documents: np.ndarray,  # int64, len n_documents + 1
+        vocab_size: int,
+        tokenized_counts: np.ndarray,  # tokens the tokenizer found per document, before stopwords
+        words: list[str] | None = None,  # when kept: the words, by word number
+        word_ids: np.ndarray | None = None,  # the id of each word when they differ (stemming)
+    ) -> None:
+        self.ids, self.sentences, self.documents = ids, sentences, documents
+        self.vocab_size, self.tokenized_counts = vocab_size, tokenized_counts
+        self.words = [] if words is None else words
+        self.word_ids = word_ids
 
     def id_words(self) -> dict[int, list[str]]:
         """The words behind each id (several when stemming merged them)."""
@@ -54,21 +96,32 @@ class Encoded:
 
     def unique_per_document(self) -> Encoded:
         """The same documents with each id kept once (first occurrence), as one sentence."""
-        docs = [list(dict.fromkeys(tokens)) for tokens in self.document_tokens()]
-        lengths = np.array([len(doc) for doc in docs], dtype=np.int64)
-        ids = np.fromiter(itertools.chain.from_iterable(docs), dtype=np.int32)
-        sentences = np.concatenate([[0], np.cumsum(lengths)])
-        documents = np.arange(len(docs) + 1, dtype=np.int64)
+        import numpy as np
+
+        n_docs = len(self.documents) - 1
+        starts = self.sentences[self.documents]
+        document = np.repeat(np.arange(n_docs, dtype=np.int64), np.diff(starts))
+        # The first occurrence of each (document, id), kept in reading order.
+        keep = np.unique(document * max(self.vocab_size, 1) + self.ids, return_index=True)[1]
+        keep.sort()
+        lengths = np.bincount(document[keep], minlength=n_docs).astype(np.int64)
         return Encoded(
-            ids, sentences, documents, self.vocab_size, lengths, self.words, self.word_ids
+            self.ids[keep],
+            np.concatenate([[0], np.cumsum(lengths)]),
+            np.arange(n_docs + 1, dtype=np.int64),
+            self.vocab_size,
+            lengths,
+            self.words,
+            self.word_ids,
         )
 
 
 def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return np.diff(sentences[documents])
 
 
-@dataclass(frozen=True)
 class TextPipeline:
     """How texts become tokens.
 
@@ -78,12 +131,27 @@ class TextPipeline:
     before stemming, as 1.5.5's ``-s`` does.
     """
 
-    tokenizer: Tokenizer
-    split_sentences: SentenceSplitter
-    stem: Callable[[str], str] | None
-    stopwords: frozenset[str] | None = None
-    limit_text: Callable[[str], str] | None = None
-    limit_sentences: Callable[[str], str] | None = None
+    __slots__ = (
+        "limit_sentences",
+        "limit_text",
+        "split_sentences",
+        "stem",
+        "stopwords",
+        "tokenizer",
+    )
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        split_sentences: SentenceSplitter,
+        stem: Callable[[str], str] | None,
+        stopwords: frozenset[str] | None = None,
+        limit_text: Callable[[str], str] | None = None,
+        limit_sentences: Callable[[str], str] | None = None,
+    ) -> None:
+        self.tokenizer, self.split_sentences, self.stem = tokenizer, split_sentences, stem
+        self.stopwords, self.limit_text = stopwords, limit_text
+        self.limit_sentences = limit_sentences
 
     @property
     def sentence_safe(self) -> bool:
@@ -158,13 +226,91 @@ class TextPipeline:
             for index, text in enumerate(texts)
         ]
 
+    def tokenless(self, texts: Sequence[str], *, describe: Callable[[int], str] = str) -> list[int]:
+        """The indexes of the texts in which the tokenizer finds no token (as the whole texts
+        :meth:`encode` reads them). A text the compiled tokenizer reads has a token exactly
+        when it holds an ASCII letter or digit; the others are tokenized."""
+        texts = self._limited(texts)
+        native_when = self.tokenizer.native_when
+        out = []
+        for index, text in enumerate(texts):
+            if native_when is not None and native_when(text):
+                if _ASCII_LETTER_OR_DIGIT.search(text) is None:
+                    out.append(index)
+            elif not self._prepared(index, text, by_sentence=False, describe=describe)[0]:
+                out.append(index)
+        return out
+
     def encode_topics(
-        self, texts: Sequence[str], topic_words: Callable[[str], list[str]], keep_words: bool
+        self,
+        texts: Sequence[str],
+        topic_words: Callable[[list[str]], list[list[str] | str]],
+        keep_words: bool,
     ) -> Encoded:
-        """Encode the topic words of each text, sentence by sentence (``topic_words`` tags one
-        sentence and returns its lowercased topic words)."""
-        items = [[topic_words(s) for s in self.split_sentences(t)] for t in self._limited(texts)]
+        """Encode the topic words of each text, sentence by sentence (``topic_words`` tags
+        sentences, all of them in one call, and returns the lowercased topic words of each: a
+        list, or a str of lowercase ASCII words separated by spaces, which the compiled
+        tokenizer reads as they are)."""
+        split = [self.split_sentences(text) for text in self._limited(texts)]
+        found = topic_words([sentence for sentences in split for sentence in sentences])
+        words = iter(found)
+        if all(type(sentence) is str for sentence in found):
+            items: list[Item] = [
+                "\n".join(itertools.islice(words, len(sentences))) for sentences in split
+            ]
+        else:
+            items = [
+                [s.split() if type(s) is str else s for s in itertools.islice(words, len(ss))]
+                for ss in split
+            ]
         return self._encode_items(items, keep_words)
+
+    @property
+    def encodes_flat(self) -> bool:
+        """Whether :meth:`encode_flat` can encode for this pipeline: without stopwords, a
+        separate limit for sentences or a user's tokenizer, and with the compiled stem-id remap
+        when stemming."""
+        return (
+            self.stopwords is None
+            and self.limit_sentences is None
+            and not isinstance(self.tokenizer, CheckedTokenizer)
+            and (self.stem is None or _compiled is not None)
+        )
+
+    def encode_flat(
+        self,
+        texts: Sequence[str],
+        *,
+        by_sentence: bool,
+        whole_too: bool = False,
+        describe: Callable[[int], str] = str,
+    ) -> FlatEncoding:
+        """:meth:`encode` without NumPy, for a pipeline that :attr:`encodes_flat`: the same
+        token ids, as buffers."""
+        if not self.encodes_flat:
+            raise ValueError("encode_flat: this pipeline removes stopwords or cannot remap stems")
+        texts = self._limited(texts)
+        prepare = None
+        if whole_too:
+            items = self._items(texts, False, describe) + self._items(texts, True, describe)
+        elif self._native_reads_whole(by_sentence):
+            items = texts
+            # Only a non-ASCII text the compiled tokenizer cannot read needs preparing.
+            native_when = self.tokenizer.native_when
+            if not all(native_when(text) for text in texts if not text.isascii()):
+                prepare = functools.partial(
+                    self._prepared, by_sentence=by_sentence, describe=describe
+                )
+        else:
+            items = self._items(texts, by_sentence, describe)
+        vocabulary = Vocabulary()
+        ids, sentences, documents = vocabulary.encode(items, True, prepare)
+        vocab_size = len(vocabulary)
+        if self.stem is not None and vocab_size:
+            # As _stem_ids numbers them: stems in the order they first appear.
+            table, vocab_size = _compiled.number_stems(list(map(self.stem, vocabulary.words())))
+            ids = _compiled.remap_ids(ids, table)
+        return FlatEncoding(ids, sentences, documents, vocab_size)
 
     def _encode_items(
         self,
@@ -172,6 +318,8 @@ class TextPipeline:
         keep_words: bool,
         prepare: Callable[[int, str], Item] | None = None,
     ) -> Encoded:
+        import numpy as np
+
         if isinstance(self.tokenizer, CheckedTokenizer):
             items = _name_other_tokens(items, self.stopwords or frozenset())
         vocabulary = Vocabulary()
@@ -233,6 +381,8 @@ def _drop_words(
     ids: np.ndarray, sentences: np.ndarray, words: list[str], dropped: frozenset[str]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Remove the tokens whose word is in ``dropped``; sentences keep their places."""
+    import numpy as np
+
     keep = np.fromiter((word not in dropped for word in words), dtype=bool, count=len(words))[ids]
     kept_before = np.concatenate([[0], np.cumsum(keep)])
     return ids[keep], kept_before[sentences]
@@ -240,6 +390,8 @@ def _drop_words(
 
 def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[np.ndarray, int]:
     """The id of each word's stem (words with the same stem share one id), and how many."""
+    import numpy as np
+
     stems = list(map(stem, words))
     stem_id = {s: i for i, s in enumerate(dict.fromkeys(stems))}
     remap = np.fromiter(map(stem_id.__getitem__, stems), dtype=np.int32, count=len(stems))

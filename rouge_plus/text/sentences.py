@@ -18,9 +18,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 
 class Cut(IntEnum):
@@ -64,8 +63,7 @@ _CLOSERS = "\"'”’»›)]}」』）】〕〉》"
 _OPENERS = "\"'“‘«‹([{「『（【〔〈《¿¡`"
 
 
-@dataclass(frozen=True)
-class _Marks:
+class _Marks(NamedTuple):
     """The sentence marks of the rules splitter: ``candidate`` finds a run of terminators with
     its closing quotes, ``hard`` the terminators that end a sentence without a space."""
 
@@ -82,14 +80,30 @@ def _marks(hard: str = "", soft: str = "") -> _Marks:
     )
 
 
+class _Pattern:
+    """A regular expression compiled when first used, so that importing this module (for the
+    newline splitter, say) does not compile the rule splitter's patterns."""
+
+    __slots__ = ("_arguments", "_compiled")
+
+    def __init__(self, *arguments: object) -> None:
+        self._arguments = arguments
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> object:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._arguments)
+        return getattr(self._compiled, name)
+
+
 # A closing quote or bracket standing alone after a terminator, as in tokenized text "end . ''".
-_DETACHED_CLOSER = re.compile(r"\s['’”»)\]}]+(?=\s|$)")
+_DETACHED_CLOSER = _Pattern(r"\s['’”»)\]}]+(?=\s|$)")
 _DETACHED_CLOSER_STARTS = frozenset("'’”»)]}")
 # Words are read through bounded windows so every decision costs constant time (linear total).
 _WORD_WINDOW = 40
-_NEXT_WORD = re.compile(rf"\s*(\S{{1,{_WORD_WINDOW}}})")
-_LEADING_LETTERS = re.compile(r"[^\W\d_]+")
-_DOTTED_ACRONYM = re.compile(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")  # "U.S", "a.m", "Ph.D"
+_NEXT_WORD = _Pattern(rf"\s*(\S{{1,{_WORD_WINDOW}}})")
+_LEADING_LETTERS = _Pattern(r"[^\W\d_]+")
+_DOTTED_ACRONYM = _Pattern(r"(?:[A-Za-z]{1,2}\.)+[A-Za-z]{1,2}")  # "U.S", "a.m", "Ph.D"
 
 # Word lists, lowercased and without their final period, except the case-sensitive openers.
 # fmt: off
@@ -230,30 +244,29 @@ _BUILTINS: dict[str, Callable[[str], list[str]]] = {
 }
 
 
-@dataclass(frozen=True)
-class BuiltinSplitter:
-    """One of the registry's splitters."""
+class BuiltinSplitter(NamedTuple):
+    """One of the registry's splitters. (Immutable records are NamedTuples here: a dataclass
+    costs a millisecond to create at import.)"""
 
     name: str
-    _split: Callable[[str], list[str]]
+    function: Callable[[str], list[str]]
     cuts: Cut
     by_lines: bool
 
     def __call__(self, text: str) -> list[str]:
-        return self._split(text)
+        return self.function(text)
 
 
-@dataclass(frozen=True)
-class CheckedSplitter:
+class CheckedSplitter(NamedTuple):
     """A user's splitter, with its output checked on every call."""
 
     name: str
-    _split: Callable[[str], object]
+    function: Callable[[str], object]
     cuts = Cut.ANYWHERE
     by_lines = False
 
     def __call__(self, text: str) -> list[str]:
-        sentences = self._split(text)
+        sentences = self.function(text)
         if isinstance(sentences, list) and all(isinstance(s, str) for s in sentences):
             return sentences
         raise TypeError(

@@ -43,15 +43,17 @@ and the Kelvin sign as "K".
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
-import regex
-
-from ..kernels.python import ASCII_WORD
+from ..kernels.spec import ASCII_WORD
 from .sentences import Cut
+
+if TYPE_CHECKING:
+    import regex  # imported on first use: it costs tens of milliseconds
 
 
 @runtime_checkable
@@ -67,7 +69,7 @@ class Tokenizer(Protocol):
     def __call__(self, text: str) -> list[Hashable]: ...
 
 
-_ASCII_LOWER_RUN = regex.compile(r"[a-z0-9]+")
+_ASCII_LOWER_RUN = re.compile(r"[a-z0-9]+")
 _ASCII_MIXED_RUN = ASCII_WORD
 
 # The only non-ASCII characters whose str.lower() contains [a-z0-9]; see the module docstring.
@@ -75,25 +77,39 @@ _LEGACY_CASED_TRANSLATION = str.maketrans({"\u0130": "I\u0307", "\u212a": "K"})
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
-_INVISIBLE_JOINERS = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
-
 # Letters of scripts written without spaces between words; Script_Extensions also brings in
 # marks shared by those scripts such as the prolonged sound mark "ー" and the iteration mark "々".
 _UNSPACED_LETTER = (
     r"[\p{L}&&[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}"
     r"\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]]"
 )
-_UNICODE_TOKEN = regex.compile(
-    rf"{_UNSPACED_LETTER}\p{{M}}*|[[\p{{L}}\p{{M}}\p{{Nd}}]--{_UNSPACED_LETTER}]+",
-    flags=regex.V1,
-)
 
 
-# A non-ASCII character the default tokenizer keeps in a word: a letter, mark or decimal digit,
-# or an invisible joiner (deleted inside words). Asked of the same Unicode database as the
-# tokenizer itself (the regex module's), so the two never disagree on a character.
-_NON_ASCII_WORD_CHARACTER = regex.compile(
-    r"[[\p{L}\p{M}\p{Nd}\u00ad\u200c\u200d\u2060]--[\x00-\x7f]]", flags=regex.V1
+@functools.cache
+def _unicode_patterns() -> tuple[regex.Pattern, regex.Pattern, regex.Pattern]:
+    """The Unicode patterns of the default tokenizer: the invisible joiners, a token, and a
+    non-ASCII word character (a letter, mark or decimal digit, or an invisible joiner, which
+    is deleted inside words). The last is asked of the same Unicode database as the tokenizer
+    itself (the regex module's), so the two never disagree on a character."""
+    import regex
+
+    joiners = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
+    token = regex.compile(
+        rf"{_UNSPACED_LETTER}\p{{M}}*|[[\p{{L}}\p{{M}}\p{{Nd}}]--{_UNSPACED_LETTER}]+",
+        flags=regex.V1,
+    )
+    word_character = regex.compile(
+        r"[[\p{L}\p{M}\p{Nd}\u00ad\u200c\u200d\u2060]--[\x00-\x7f]]", flags=regex.V1
+    )
+    return joiners, token, word_character
+
+
+# Non-ASCII characters common in English text that are separators in every Unicode version
+# (spaces, dashes, quotes, currency signs); a text whose other characters are ASCII needs no
+# Unicode look-up, and no import of the regex module.
+_NON_ASCII_RUNS = re.compile(r"[^\x00-\x7f]+")
+_COMMON_SEPARATORS = frozenset(
+    "\u00a0\u00a3\u00b0\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac"
 )
 
 
@@ -102,9 +118,13 @@ def _default_native(text: str) -> bool:
     non-ASCII word character and NFC leaves it as it is (its other characters are then
     separators either way). NFC can make a word character out of a separator: U+2ADC, a math
     symbol, becomes U+2ADD and the combining mark U+0338, which joins the next word."""
-    return text.isascii() or (
-        _NON_ASCII_WORD_CHARACTER.search(text) is None and unicodedata.is_normalized("NFC", text)
-    )
+    if text.isascii():
+        return True
+    if not unicodedata.is_normalized("NFC", text):
+        return False
+    if _COMMON_SEPARATORS.issuperset("".join(_NON_ASCII_RUNS.findall(text))):
+        return True
+    return _unicode_patterns()[2].search(text) is None
 
 
 def _rouge_score_native(text: str) -> bool:
@@ -133,8 +153,8 @@ def _rouge_score_cased(text: str) -> list[str]:
 def _default_cased(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_MIXED_RUN.findall(text)
-    text = unicodedata.normalize("NFC", _INVISIBLE_JOINERS.sub("", text))
-    return _UNICODE_TOKEN.findall(text)
+    joiners, token, _ = _unicode_patterns()
+    return token.findall(unicodedata.normalize("NFC", joiners.sub("", text)))
 
 
 def _default_lowered(text: str) -> list[str]:
@@ -177,8 +197,7 @@ default_lowered = _default_lowered
 default_native = _default_native
 
 
-@dataclass(frozen=True)
-class _Rule:
+class _Rule(NamedTuple):
     """A built-in tokenizer: its two variants, the texts the compiled ASCII tokenizer reads
     for it (lowercased variant only), and the sentence cuts that never fall inside a token."""
 
@@ -201,26 +220,25 @@ _BUILTINS: dict[str, _Rule] = {
 _CASED_SUFFIX = "-cased"
 
 
-@dataclass(frozen=True)
-class BuiltinTokenizer:
+class BuiltinTokenizer(NamedTuple):
     """One of the registry's tokenizers; ``name`` ends in ``-cased`` when it keeps case.
 
     ``native_when(text)`` says whether the compiled tokenizer may read ``text`` in its place;
-    ``safe_cuts`` names the sentence cuts that never fall inside one of its tokens.
+    ``safe_cuts`` names the sentence cuts that never fall inside one of its tokens. (Immutable
+    records are NamedTuples here: a dataclass costs a millisecond to create at import.)
     """
 
     name: str
     lowercase: bool
-    _split: Callable[[str], list[str]]
+    function: Callable[[str], list[str]]
     native_when: Callable[[str], bool] | None
     safe_cuts: Cut
 
     def __call__(self, text: str) -> list[str]:
-        return self._split(text)
+        return self.function(text)
 
 
-@dataclass(frozen=True)
-class CheckedTokenizer:
+class CheckedTokenizer(NamedTuple):
     """A user's tokenizer, with its output checked on every call.
 
     ``lowercase`` does not apply: the user's tokens are used as returned, as rouge_score does
@@ -230,12 +248,12 @@ class CheckedTokenizer:
     """
 
     name: str
-    _tokenize: Callable[[str], object]
+    function: Callable[[str], object]
     native_when = None
     safe_cuts = None
 
     def __call__(self, text: str) -> list[Hashable]:
-        tokens = self._tokenize(text)
+        tokens = self.function(text)
         if isinstance(tokens, (list, tuple)):
             if all(type(t) is str for t in tokens):  # the common case
                 return list(tokens)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 
+from ...text.stemming import PorterStemmer
 from . import tokenize as _tokenize
 
 
@@ -21,15 +22,11 @@ class Tokenizer(abc.ABC):
 
 
 class DefaultTokenizer(Tokenizer):
-    """rouge_score's tokenizer, with NLTK's Porter stemmer when ``use_stemmer`` is true."""
+    """rouge_score's tokenizer, with NLTK's Porter stemmer when ``use_stemmer`` is true (its
+    exact restatement in :mod:`rouge_plus.text.porter`: NLTK is not needed)."""
 
     def __init__(self, use_stemmer: bool = False):
-        if use_stemmer:
-            from nltk.stem import porter  # imported only when needed: NLTK is slow to import
-
-            self._stemmer = porter.PorterStemmer()
-        else:
-            self._stemmer = None
+        self._stemmer = PorterStemmer() if use_stemmer else None
 
     def tokenize(self, text: str | bytes) -> list[str]:
         return _tokenize.tokenize(text, self._stemmer)

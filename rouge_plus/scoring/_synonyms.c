@@ -1,0 +1,591 @@
+/*
+ * rouge_plus.scoring._synonyms: the synonym matching of unigrams (rouge1+synonyms, the topic
+ * measures +synonyms), pair by pair, in C.
+ *
+ * unigram_synonym_gains gives, for n = 1, the hits of scoring/counting.py's synonym_counts
+ * (a maximum matching) without the general matching: the synonym edges between the two texts'
+ * kinds of token, the connected components that hold one (a kind found in both texts ties its
+ * two nodes), and per component the maximum matching minus its exact matches. A component with
+ * one kind on a side matches the smaller total; otherwise a greedy matching (exact pairs first)
+ * that reaches the smaller total is maximum. When it does not, the pair is returned to the
+ * caller, which solves it with the maximum matching in Python. The tests compare the two.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t item, const char *name)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->len % item) {
+        PyErr_Format(PyExc_ValueError, "%s: buffer size is not a multiple of %zd", name, item);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Per-id scratch, valid where stamp[id] equals the current stamp (no clearing between pairs). */
+typedef struct {
+    Py_ssize_t vocab;
+    uint32_t now;
+    uint32_t *stamp;
+    int64_t *pred_count, *ref_count;
+    int32_t *left_node, *right_node; /* node number of the id on each side, or -1 */
+    /* per pair, grown as needed */
+    int32_t *pred_ids, *ref_ids; /* distinct ids of each text */
+    int32_t *edge_a, *edge_b;    /* synonym edges (pred id, ref id) */
+    int32_t *parent;             /* union-find over nodes */
+    int64_t *node_count;         /* units of a node */
+    int32_t *node_id;            /* token id of a node */
+    int8_t *node_side;           /* 0: prediction, 1: reference */
+    int64_t *free_units;         /* the greedy matching's free reference units, by node */
+    int64_t *comp_left, *comp_right, *comp_matched, *comp_exact;
+    int32_t *degree;   /* synonym edges of a node */
+    int64_t *edge_key; /* the second greedy's edge order */
+    int32_t *comp_left_kinds, *comp_right_kinds;
+    Py_ssize_t cap_ids, cap_edges, cap_nodes;
+} Work;
+
+static void work_free(Work *w)
+{
+    void *all[] = {w->stamp,     w->pred_count,   w->ref_count,     w->left_node,
+                   w->right_node, w->pred_ids,     w->ref_ids,       w->edge_a,
+                   w->edge_b,    w->parent,       w->node_count,    w->node_id,
+                   w->node_side, w->free_units,   w->comp_left,     w->comp_right,
+                   w->comp_matched, w->comp_exact, w->comp_left_kinds, w->comp_right_kinds,
+                   w->degree,    w->edge_key};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        free(all[i]);
+}
+
+#define GROW(array, count)                                                                      \
+    do {                                                                                        \
+        void *grown = realloc((void *)(array), sizeof *(array) * (size_t)(count));              \
+        if (!grown)                                                                             \
+            return -1;                                                                          \
+        (array) = grown;                                                                        \
+    } while (0)
+
+static int work_init(Work *w, Py_ssize_t vocab)
+{
+    memset(w, 0, sizeof *w);
+    w->vocab = vocab;
+    Py_ssize_t n = vocab ? vocab : 1;
+    w->stamp = calloc((size_t)n, sizeof *w->stamp);
+    w->pred_count = malloc(sizeof *w->pred_count * (size_t)n);
+    w->ref_count = malloc(sizeof *w->ref_count * (size_t)n);
+    w->left_node = malloc(sizeof *w->left_node * (size_t)n);
+    w->right_node = malloc(sizeof *w->right_node * (size_t)n);
+    return w->stamp && w->pred_count && w->ref_count && w->left_node && w->right_node ? 0 : -1;
+}
+
+static int reserve_ids(Work *w, Py_ssize_t n)
+{
+    if (n <= w->cap_ids)
+        return 0;
+    Py_ssize_t cap = w->cap_ids ? 2 * w->cap_ids : 256;
+    while (cap < n)
+        cap *= 2;
+    GROW(w->pred_ids, cap);
+    GROW(w->ref_ids, cap);
+    w->cap_ids = cap;
+    return 0;
+}
+
+static int reserve_edges(Work *w, Py_ssize_t n)
+{
+    if (n <= w->cap_edges)
+        return 0;
+    Py_ssize_t cap = w->cap_edges ? 2 * w->cap_edges : 256;
+    while (cap < n)
+        cap *= 2;
+    GROW(w->edge_a, cap);
+    GROW(w->edge_b, cap);
+    GROW(w->edge_key, cap);
+    w->cap_edges = cap;
+    return 0;
+}
+
+static int reserve_nodes(Work *w, Py_ssize_t n)
+{
+    if (n <= w->cap_nodes)
+        return 0;
+    Py_ssize_t cap = w->cap_nodes ? 2 * w->cap_nodes : 256;
+    while (cap < n)
+        cap *= 2;
+    GROW(w->parent, cap);
+    GROW(w->node_count, cap);
+    GROW(w->node_id, cap);
+    GROW(w->node_side, cap);
+    GROW(w->free_units, cap);
+    GROW(w->comp_left, cap);
+    GROW(w->comp_right, cap);
+    GROW(w->comp_matched, cap);
+    GROW(w->comp_exact, cap);
+    GROW(w->comp_left_kinds, cap);
+    GROW(w->comp_right_kinds, cap);
+    GROW(w->degree, cap);
+    w->cap_nodes = cap;
+    return 0;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int32_t find(int32_t *parent, int32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void unite(int32_t *parent, int32_t a, int32_t b)
+{
+    a = find(parent, a);
+    b = find(parent, b);
+    if (a != b)
+        parent[a] = b;
+}
+
+typedef struct {
+    const int32_t *ids;
+    const int64_t *sentences, *documents;
+    const int64_t *nbr_at;
+    const int32_t *nbr;
+} Data;
+
+/* Count a document's tokens by id into counts; list its distinct ids. */
+static Py_ssize_t count_document(Work *w, const Data *d, int64_t doc, int64_t *counts,
+                                 int32_t *distinct)
+{
+    int64_t from = d->sentences[d->documents[doc]], to = d->sentences[d->documents[doc + 1]];
+    Py_ssize_t n = 0;
+    for (int64_t t = from; t < to; t++) {
+        int32_t id = d->ids[t];
+        if (w->stamp[id] != w->now) {
+            w->stamp[id] = w->now;
+            w->pred_count[id] = w->ref_count[id] = 0;
+            w->left_node[id] = w->right_node[id] = -1;
+        }
+        if (counts[id]++ == 0)
+            distinct[n++] = id;
+    }
+    return n;
+}
+
+static inline int64_t count_of(const Work *w, const int64_t *counts, int32_t id)
+{
+    return w->stamp[id] == w->now ? counts[id] : 0;
+}
+
+static int32_t add_node(Work *w, Py_ssize_t *n_nodes, int32_t id, int side, int64_t count)
+{
+    int32_t node = (int32_t)(*n_nodes)++;
+    w->parent[node] = node;
+    w->node_id[node] = id;
+    w->node_side[node] = (int8_t)side;
+    w->node_count[node] = count;
+    if (side == 0)
+        w->left_node[id] = node;
+    else
+        w->right_node[id] = node;
+    return node;
+}
+
+/*
+ * The gain of one pair: sum over its components with a synonym edge of (maximum matching -
+ * exact matches); 1 in *unsolved when a component needs the full maximum matching. -1 on
+ * memory error.
+ */
+static int pair_gain(Work *w, const Data *d, int64_t pred_doc, int64_t ref_doc, int64_t *gain,
+                     int *unsolved)
+{
+    *gain = 0;
+    *unsolved = 0;
+    if (++w->now == 0) { /* stamps wrapped: start over */
+        memset(w->stamp, 0, sizeof *w->stamp * (size_t)(w->vocab ? w->vocab : 1));
+        w->now = 1;
+    }
+    int64_t pred_len = d->sentences[d->documents[pred_doc + 1]] - d->sentences[d->documents[pred_doc]];
+    int64_t ref_len = d->sentences[d->documents[ref_doc + 1]] - d->sentences[d->documents[ref_doc]];
+    if (reserve_ids(w, (Py_ssize_t)(pred_len > ref_len ? pred_len : ref_len)) < 0)
+        return -1;
+    Py_ssize_t n_pred = count_document(w, d, pred_doc, w->pred_count, w->pred_ids);
+    count_document(w, d, ref_doc, w->ref_count, w->ref_ids);
+
+    /* synonym edges, prediction kind -> reference kind, in the order of _synonym_edges */
+    Py_ssize_t n_edges = 0;
+    for (Py_ssize_t i = 0; i < n_pred; i++) {
+        int32_t a = w->pred_ids[i];
+        for (int64_t j = d->nbr_at[a]; j < d->nbr_at[a + 1]; j++) {
+            int32_t b = d->nbr[j];
+            if (count_of(w, w->ref_count, b) > 0) {
+                if (reserve_edges(w, n_edges + 1) < 0)
+                    return -1;
+                w->edge_a[n_edges] = a;
+                w->edge_b[n_edges++] = b;
+            }
+        }
+    }
+    if (!n_edges)
+        return 0;
+
+    /* nodes: both ends of every synonym edge, and the other side of a kind in both texts */
+    if (reserve_nodes(w, 4 * n_edges + 4) < 0)
+        return -1;
+    Py_ssize_t n_nodes = 0;
+    for (Py_ssize_t e = 0; e < n_edges; e++) {
+        int32_t a = w->edge_a[e], b = w->edge_b[e];
+        if (w->left_node[a] < 0)
+            add_node(w, &n_nodes, a, 0, w->pred_count[a]);
+        if (w->right_node[b] < 0)
+            add_node(w, &n_nodes, b, 1, w->ref_count[b]);
+        unite(w->parent, w->left_node[a], w->right_node[b]);
+    }
+    for (Py_ssize_t v = 0, first = n_nodes; v < first; v++) {
+        int32_t id = w->node_id[v];
+        if (w->node_side[v] == 0 && w->right_node[id] < 0 && count_of(w, w->ref_count, id) > 0)
+            add_node(w, &n_nodes, id, 1, w->ref_count[id]);
+        else if (w->node_side[v] == 1 && w->left_node[id] < 0 &&
+                 count_of(w, w->pred_count, id) > 0)
+            add_node(w, &n_nodes, id, 0, w->pred_count[id]);
+    }
+    for (Py_ssize_t v = 0; v < n_nodes; v++) {
+        int32_t id = w->node_id[v];
+        if (w->left_node[id] >= 0 && w->right_node[id] >= 0)
+            unite(w->parent, w->left_node[id], w->right_node[id]);
+    }
+
+    /* per component: totals, kinds and exact matches */
+    for (Py_ssize_t v = 0; v < n_nodes; v++) {
+        w->comp_left[v] = w->comp_right[v] = w->comp_exact[v] = 0;
+        w->comp_left_kinds[v] = w->comp_right_kinds[v] = w->degree[v] = 0;
+    }
+    for (Py_ssize_t v = 0; v < n_nodes; v++) {
+        int32_t root = find(w->parent, (int32_t)v);
+        if (w->node_side[v] == 0) {
+            w->comp_left[root] += w->node_count[v];
+            w->comp_left_kinds[root]++;
+            int32_t twin = w->right_node[w->node_id[v]];
+            if (twin >= 0)
+                w->comp_exact[root] += w->node_count[v] < w->node_count[twin] ? w->node_count[v]
+                                                                               : w->node_count[twin];
+        } else {
+            w->comp_right[root] += w->node_count[v];
+            w->comp_right_kinds[root]++;
+        }
+    }
+    /* Greedy matchings over the node edges (the exact ties first, then the synonym edges in
+     * the order they were found; if that falls short somewhere, every edge by how few edges its
+     * ends have, fewest first). */
+    Py_ssize_t n_syn = n_edges;
+    for (Py_ssize_t v = 0; v < n_nodes; v++)
+        if (w->node_side[v] == 0 && w->right_node[w->node_id[v]] >= 0)
+            n_edges++;
+    if (reserve_edges(w, 2 * n_edges) < 0)
+        return -1;
+    /* node edges in edge_a/edge_b[n_edges .. 2 n_edges): exact ties, then synonym edges */
+    int32_t *from = w->edge_a + n_edges, *to = w->edge_b + n_edges;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t v = 0; v < n_nodes; v++) {
+        int32_t twin = w->node_side[v] == 0 ? w->right_node[w->node_id[v]] : -1;
+        if (twin >= 0) {
+            from[m] = (int32_t)v;
+            to[m++] = twin;
+        }
+    }
+    for (Py_ssize_t e = 0; e < n_syn; e++) {
+        from[m] = w->left_node[w->edge_a[e]];
+        to[m++] = w->right_node[w->edge_b[e]];
+    }
+    for (Py_ssize_t e = 0; e < n_edges; e++) {
+        w->degree[from[e]]++;
+        w->degree[to[e]]++;
+    }
+    for (Py_ssize_t e = 0; e < n_edges; e++) {
+        int64_t da = w->degree[from[e]], db = w->degree[to[e]];
+        w->edge_key[e] = ((da < db ? da : db) << 44) | ((da + db) << 24) | e;
+    }
+    for (int attempt = 0; attempt < (n_edges < (1 << 24) ? 2 : 1); attempt++) {
+        if (attempt == 1)
+            qsort(w->edge_key, (size_t)n_edges, sizeof(int64_t), compare_keys);
+        for (Py_ssize_t v = 0; v < n_nodes; v++) {
+            w->comp_matched[v] = 0;
+            w->free_units[v] = w->node_count[v];
+        }
+        for (Py_ssize_t i = 0; i < n_edges; i++) {
+            Py_ssize_t e = attempt ? (Py_ssize_t)(w->edge_key[i] & 0xFFFFFF) : i;
+            int32_t a = from[e], b = to[e];
+            int64_t take = w->free_units[a] < w->free_units[b] ? w->free_units[a] : w->free_units[b];
+            if (take > 0) {
+                w->free_units[a] -= take;
+                w->free_units[b] -= take;
+                w->comp_matched[find(w->parent, a)] += take;
+            }
+        }
+        int settled = 1;
+        int64_t total = 0;
+        for (Py_ssize_t v = 0; v < n_nodes && settled; v++) {
+            if (find(w->parent, (int32_t)v) != v)
+                continue;
+            int64_t bound =
+                w->comp_left[v] < w->comp_right[v] ? w->comp_left[v] : w->comp_right[v];
+            settled = w->comp_matched[v] == bound || w->comp_left_kinds[v] == 1 ||
+                      w->comp_right_kinds[v] == 1;
+            total += bound - w->comp_exact[v];
+        }
+        if (settled) {
+            *gain = total;
+            return 0;
+        }
+    }
+    *unsolved = 1;
+    return 0;
+}
+
+PyDoc_STRVAR(unigram_synonym_gains_doc,
+             "unigram_synonym_gains(ids, sentences, documents, pred_docs, ref_docs, neighbour_at,\n"
+             "                      neighbours, vocab_size) -> (bytearray, list)\n\n"
+             "For every pair, what synonym matches add to the exact unigram overlap (int64), and\n"
+             "the pairs left unsolved (a component the greedy matching cannot prove maximum).\n"
+             "neighbour_at (int64, vocab_size + 1) and neighbours (int32): each id's synonyms.");
+
+static PyObject *unigram_synonym_gains(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *o[7];
+    Py_ssize_t vocab;
+    if (!PyArg_ParseTuple(args, "OOOOOOOn", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &vocab))
+        return NULL;
+    static const Py_ssize_t item[7] = {4, 8, 8, 8, 8, 8, 4};
+    static const char *names[7] = {"ids", "sentences", "documents", "pred_docs", "ref_docs",
+                                   "neighbour_at", "neighbours"};
+    Py_buffer b[7];
+    int got = 0;
+    PyObject *result = NULL, *unsolved_pairs = NULL, *gains = NULL;
+    for (; got < 7; got++)
+        if (get_buffer(o[got], &b[got], item[got], names[got]) < 0)
+            goto release;
+    Py_ssize_t n_ids = b[0].len / 4, n_sentences = b[1].len / 8, n_docs = b[2].len / 8 - 1;
+    Py_ssize_t n_pairs = b[3].len / 8, n_nbr = b[6].len / 4;
+    const int64_t *sentences = b[1].buf, *documents = b[2].buf, *pred = b[3].buf, *ref = b[4].buf;
+    const int64_t *nbr_at = b[5].buf;
+    const int32_t *ids = b[0].buf, *nbr = b[6].buf;
+    /* check every index the loops will follow */
+    int bad = vocab < 0 || b[4].len / 8 != n_pairs || b[5].len / 8 != vocab + 1 || n_docs < 0;
+    for (Py_ssize_t i = 0; !bad && i < n_ids; i++)
+        bad = ids[i] < 0 || ids[i] >= vocab;
+    for (Py_ssize_t i = 0; !bad && i <= vocab; i++)
+        bad = nbr_at[i] < (i ? nbr_at[i - 1] : 0) || nbr_at[i] > n_nbr;
+    for (Py_ssize_t i = 0; !bad && i < n_nbr; i++)
+        bad = nbr[i] < 0 || nbr[i] >= vocab;
+    for (Py_ssize_t i = 0; !bad && i <= n_docs; i++)
+        bad = documents[i] < 0 || documents[i] >= n_sentences || (i && documents[i] < documents[i - 1]);
+    for (Py_ssize_t i = 0; !bad && i < n_sentences; i++)
+        bad = sentences[i] < 0 || sentences[i] > n_ids || (i && sentences[i] < sentences[i - 1]);
+    for (Py_ssize_t k = 0; !bad && k < n_pairs; k++)
+        bad = pred[k] < 0 || pred[k] >= n_docs || ref[k] < 0 || ref[k] >= n_docs;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "unigram_synonym_gains: inconsistent buffers");
+        goto release;
+    }
+    gains = PyByteArray_FromStringAndSize(NULL, 8 * n_pairs);
+    unsolved_pairs = PyList_New(0);
+    if (!gains || !unsolved_pairs)
+        goto release;
+    int64_t *out = (int64_t *)PyByteArray_AS_STRING(gains);
+    Data d = {ids, sentences, documents, nbr_at, nbr};
+    Work w;
+    int status = work_init(&w, vocab);
+    for (Py_ssize_t k = 0; status == 0 && k < n_pairs; k++) {
+        int unsolved;
+        status = pair_gain(&w, &d, pred[k], ref[k], &out[k], &unsolved);
+        if (status == 0 && unsolved) {
+            out[k] = 0;
+            PyObject *index = PyLong_FromSsize_t(k);
+            if (!index || PyList_Append(unsolved_pairs, index) < 0)
+                status = -2;
+            Py_XDECREF(index);
+        }
+    }
+    work_free(&w);
+    if (status == -1)
+        PyErr_NoMemory();
+    if (status == 0)
+        result = Py_BuildValue("(OO)", gains, unsolved_pairs);
+release:
+    Py_XDECREF(gains);
+    Py_XDECREF(unsolved_pairs);
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+    return result;
+}
+
+PyDoc_STRVAR(neighbour_table_doc,
+             "neighbour_table(keys) -> (bytes, bytes)\n\n"
+             "keys: for each id, an iterable of hashable keys (two ids are synonyms when their\n"
+             "keys meet). Returns the int64 offsets (len(keys) + 1) and the int32 ids of each id's\n"
+             "synonyms: the other ids sharing a key with it, in the order they are first met.");
+
+static PyObject *neighbour_table(PyObject *Py_UNUSED(module), PyObject *keys)
+{
+    PyObject *fast = PySequence_Fast(keys, "neighbour_table: keys must be a sequence");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    PyObject *group_of = PyDict_New(); /* key -> group number */
+    PyObject *result = NULL;
+    /* group members as linked lists: head[group], next[membership]; memberships of each id */
+    Py_ssize_t cap = 1024, used = 0, n_groups = 0, groups_cap = 1024;
+    int32_t *member_id = malloc(sizeof(int32_t) * (size_t)cap);
+    int32_t *member_group = malloc(sizeof(int32_t) * (size_t)cap);
+    Py_ssize_t *id_start = malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    int32_t *group_size = calloc((size_t)groups_cap, sizeof(int32_t));
+    int32_t *group_start = NULL, *group_members = NULL, *stamp = NULL, *out = NULL;
+    int64_t *at = NULL;
+    if (!group_of || !member_id || !member_group || !id_start || !group_size)
+        goto memory;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        id_start[i] = used;
+        PyObject *iterator = PyObject_GetIter(PySequence_Fast_GET_ITEM(fast, i));
+        if (!iterator)
+            goto fail;
+        PyObject *key;
+        while ((key = PyIter_Next(iterator))) {
+            PyObject *number = PyDict_GetItemWithError(group_of, key);
+            Py_ssize_t g;
+            if (number) {
+                g = PyLong_AsSsize_t(number);
+            } else if (PyErr_Occurred()) {
+                g = -1;
+            } else {
+                g = n_groups++;
+                number = PyLong_FromSsize_t(g);
+                if (!number || PyDict_SetItem(group_of, key, number) < 0)
+                    g = -1;
+                Py_XDECREF(number);
+            }
+            Py_DECREF(key);
+            if (g < 0 || g > INT32_MAX) {
+                Py_DECREF(iterator);
+                goto fail;
+            }
+            if (g >= groups_cap) {
+                int32_t *grown = realloc(group_size, sizeof(int32_t) * (size_t)(2 * groups_cap));
+                if (!grown) {
+                    Py_DECREF(iterator);
+                    goto memory;
+                }
+                memset(grown + groups_cap, 0, sizeof(int32_t) * (size_t)groups_cap);
+                group_size = grown;
+                groups_cap *= 2;
+            }
+            if (used == cap) {
+                int32_t *a = realloc(member_id, sizeof(int32_t) * (size_t)(2 * cap));
+                if (a)
+                    member_id = a;
+                int32_t *b = realloc(member_group, sizeof(int32_t) * (size_t)(2 * cap));
+                if (b)
+                    member_group = b;
+                if (!a || !b) {
+                    Py_DECREF(iterator);
+                    goto memory;
+                }
+                cap *= 2;
+            }
+            member_id[used] = (int32_t)i;
+            member_group[used++] = (int32_t)g;
+            group_size[g]++;
+        }
+        Py_DECREF(iterator);
+        if (PyErr_Occurred())
+            goto fail;
+    }
+    id_start[n] = used;
+    /* the members of each group, in id order */
+    group_start = malloc(sizeof(int32_t) * (size_t)(n_groups + 1));
+    group_members = malloc(sizeof(int32_t) * (size_t)(used ? used : 1));
+    stamp = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
+    at = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    if (!group_start || !group_members || !stamp || !at)
+        goto memory;
+    group_start[0] = 0;
+    for (Py_ssize_t g = 0; g < n_groups; g++)
+        group_start[g + 1] = group_start[g] + group_size[g];
+    memset(group_size, 0, sizeof(int32_t) * (size_t)n_groups);
+    for (Py_ssize_t m = 0; m < used; m++) {
+        int32_t g = member_group[m];
+        group_members[group_start[g] + group_size[g]++] = member_id[m];
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        stamp[i] = -1;
+    Py_ssize_t out_cap = 1024, n_out = 0;
+    out = malloc(sizeof(int32_t) * (size_t)out_cap);
+    if (!out)
+        goto memory;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        at[i] = n_out;
+        stamp[i] = (int32_t)i; /* not its own neighbour */
+        for (Py_ssize_t m = id_start[i]; m < id_start[i + 1]; m++) {
+            int32_t g = member_group[m];
+            for (int32_t j = group_start[g]; j < group_start[g + 1]; j++) {
+                int32_t other = group_members[j];
+                if (stamp[other] == (int32_t)i)
+                    continue;
+                stamp[other] = (int32_t)i;
+                if (n_out == out_cap) {
+                    int32_t *grown = realloc(out, sizeof(int32_t) * (size_t)(2 * out_cap));
+                    if (!grown)
+                        goto memory;
+                    out = grown;
+                    out_cap *= 2;
+                }
+                out[n_out++] = other;
+            }
+        }
+    }
+    at[n] = n_out;
+    result = Py_BuildValue("(y#y#)", (const char *)at, (Py_ssize_t)(8 * (n + 1)),
+                           (const char *)out, (Py_ssize_t)(4 * n_out));
+    goto fail; /* release everything */
+memory:
+    PyErr_NoMemory();
+fail:
+    Py_DECREF(fast);
+    Py_XDECREF(group_of);
+    free(member_id);
+    free(member_group);
+    free(id_start);
+    free(group_size);
+    free(group_start);
+    free(group_members);
+    free(stamp);
+    free(out);
+    free(at);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"neighbour_table", neighbour_table, METH_O, neighbour_table_doc},
+    {"unigram_synonym_gains", unigram_synonym_gains, METH_VARARGS, unigram_synonym_gains_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef synonyms_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "rouge_plus.scoring._synonyms",
+    .m_doc = "The synonym matching of unigrams, compiled (see scoring/counting.py).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__synonyms(void) { return PyModule_Create(&synonyms_module); }

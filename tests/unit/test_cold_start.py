@@ -1,0 +1,194 @@
+"""A fresh process imports only what its call needs, and the NumPy-free lane scores exactly as the
+NumPy path does.
+
+``import rouge_plus`` must not import NumPy, NLTK or the ``regex`` module, and the common scoring
+call (ROUGE-N/L/Lsum, with or without stemming) must not either: those cost more than the
+scoring itself in a short-lived process. These tests look at ``sys.modules`` in a subprocess;
+they time nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rouge_plus.scorer
+from rouge_plus import RougeScorer
+from rouge_plus.kernels.native import compiled
+
+REPO = Path(__file__).resolve().parents[2]
+HEAVY = ("numpy", "nltk", "regex")
+built = pytest.mark.skipif(
+    compiled("scoring._scores") is None or compiled("text._stemmers") is None,
+    reason="the C extensions are not built",
+)
+
+
+def _modules_after(code: str) -> list[str]:
+    """The top-level modules and the rouge_plus modules a fresh interpreter holds after
+    running ``code``."""
+    script = f"import sys\n{code}\nprint(__import__('json').dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _heavy(modules: list[str]) -> list[str]:
+    return sorted({name.split(".")[0] for name in modules} & set(HEAVY))
+
+
+def test_import_rouge_plus_imports_nothing_heavy():
+    modules = _modules_after("import rouge_plus")
+    assert _heavy(modules) == []
+    assert [m for m in modules if m.startswith("rouge_plus.")] == ["rouge_plus._version"]
+
+
+def test_dataclasses_keep_working_without_inspect_imported_up_front():
+    modules = _modules_after(
+        "from rouge_plus import score\n"
+        "assert 'inspect' not in sys.modules\n"
+        "import dataclasses\n"
+        "@dataclasses.dataclass\n"
+        "class Undocumented:\n"
+        "    a: int\n"
+        "assert Undocumented.__doc__ == 'Undocumented(a: int)'\n"
+        "import inspect\n"
+        "assert type(inspect) is type(sys) and inspect.signature(score)\n"
+        "assert sys.modules['inspect'] is inspect"
+    )
+    assert "inspect" in modules
+
+
+def test_public_names_still_resolve():
+    modules = _modules_after(
+        "import rouge_plus\n"
+        "assert callable(rouge_plus.score) and rouge_plus.RougeScorer and rouge_plus.ScoreOptions\n"
+        "assert rouge_plus.ExampleScores and 'score' in dir(rouge_plus)\n"
+        "from rouge_plus import RougeScorer, ScoreOptions, score"
+    )
+    assert _heavy(modules) == []
+
+
+SCORE_CALL = """
+from rouge_plus import RougeScorer, score
+texts = ["The cat sat on the mat.\\nIt purred \\u2014 loudly, for \\u00a35\\u00a0today.", "", "!!"]
+refs = [["the cats were sitting on mats", "a cat"], "dogs barked", "x"]
+import warnings
+warnings.simplefilter("ignore")
+for options in {options}:
+    result = score(texts, refs, **options)
+    per_example = RougeScorer(**options, use_aggregator=False).score(texts, refs)
+"""
+
+
+@built
+@pytest.mark.parametrize(
+    "options",
+    [
+        [{}, {"use_stemmer": True}],
+        [{"tokenizer": "rouge_score", "use_stemmer": True, "return_precision_recall": True}],
+        [{"rouge_types": ["rouge1", "rougeSU4", "rougeS*"], "split_sentences": "rules"}],
+    ],
+    ids=["default", "rouge_score", "skip-bigrams"],
+)
+def test_common_scoring_imports_nothing_heavy(options):
+    assert _heavy(_modules_after(SCORE_CALL.format(options=options))) == []
+
+
+def test_stemming_never_imports_nltk():
+    options = [{"use_stemmer": True}, {"use_stemmer": True, "profile": "rouge155"}]
+    modules = _modules_after(SCORE_CALL.format(options=options))
+    assert "nltk" not in {name.split(".")[0] for name in modules}
+
+
+def _both_lanes(scorer: RougeScorer, predictions, references, monkeypatch):
+    """The scores of the flat lane and of the NumPy path, with everything read from them."""
+    flat = scorer.score_examples(predictions, references)
+    with monkeypatch.context() as patch:
+        patch.setattr(rouge_plus.scorer, "counts_flat", lambda *args: False)
+        numpy_path = scorer.score_examples(predictions, references)
+    assert all(isinstance(table, np.ndarray) for table in numpy_path._tables.values())
+    return flat, numpy_path
+
+
+def _assert_identical(flat, numpy_path):
+    assert flat.aggregate() == numpy_path.aggregate()
+    assert flat.per_example() == numpy_path.per_example()
+    assert flat.columns() == numpy_path.columns()
+    for name, values in numpy_path.scores.items():
+        np.testing.assert_array_equal(flat.scores[name], values)
+        assert flat.scores[name].flags.writeable
+
+
+OPTIONS = [
+    {},
+    {"use_stemmer": True},
+    {"tokenizer": "rouge_score", "use_stemmer": True},
+    {"split_sentences": "rules"},
+    {"beta": 2},
+    {"beta": 0.5},
+    {"alpha": 0.3},
+    {"alpha": 0},
+    {"tokenizer": "whitespace"},
+    {"return_precision_recall": True},
+]
+TYPES = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeS4", "rougeSU*"]
+
+
+@built
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(map(str, o.items())) or "-")
+def test_flat_lane_equals_numpy_path_on_the_bench(bench_rows, options, monkeypatch):
+    predictions = [row["prediction"] for row in bench_rows]
+    single = [row["references"][0] for row in bench_rows]
+    several = [[ref, bench_rows[i - 1]["prediction"]] for i, ref in enumerate(single)]
+    scorer = RougeScorer(TYPES, **options)
+    for references in (single, several):
+        flat, numpy_path = _both_lanes(scorer, predictions, references, monkeypatch)
+        assert all(isinstance(table, bytearray) for table in flat._tables.values())
+        _assert_identical(flat, numpy_path)
+
+
+words = st.sampled_from(["cat", "cats", "sat", "the", "a", "mat", "é", "Ünïcode", "日本"])
+texts = st.lists(st.lists(words, max_size=12).map(" ".join), min_size=1, max_size=3).map(
+    "\n".join
+)
+
+
+@built
+@pytest.mark.filterwarnings("ignore:.*produced no tokens")
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(texts, st.lists(texts, min_size=1, max_size=3)), min_size=1, max_size=8),
+    st.sampled_from(OPTIONS),
+)
+def test_flat_lane_equals_numpy_path_on_generated_texts(rows, options):
+    predictions = [prediction for prediction, _ in rows]
+    references = [refs for _, refs in rows]
+    scorer = RougeScorer(TYPES, **options)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _assert_identical(*_both_lanes(scorer, predictions, references, monkeypatch))
+
+
+@built
+def test_chunks_and_threads_join_flat_tables(bench_rows, monkeypatch):
+    predictions = [row["prediction"] for row in bench_rows[:300]]
+    references = [row["references"][0] for row in bench_rows[:300]]
+    monkeypatch.setattr(rouge_plus.scorer, "CHUNK_ROWS", 64)
+    whole = RougeScorer(TYPES).score_examples(predictions, references)
+    for num_proc in (1, 2):
+        scorer = RougeScorer(TYPES, num_proc=num_proc)
+        flat, numpy_path = _both_lanes(scorer, predictions, references, monkeypatch)
+        _assert_identical(flat, numpy_path)
+        _assert_identical(flat, whole)
+    chunked = rouge_plus.scorer.score_examples(
+        predictions, references, RougeScorer(TYPES).options, chunk_size=100
+    )
+    _assert_identical(chunked, whole)
