@@ -24,7 +24,6 @@ from .text.languages import (
     get_language,
     package_version,
 )
-from .text.segmenters import SEGMENTERS
 from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
 
@@ -288,5 +287,7 @@ class ScoreOptions:
         segmenter = self.segmenter
         if segmenter is None:
             return str(self.language)
+        from .text.segmenters import SEGMENTERS
+
         spec = SEGMENTERS[segmenter]
         return f"{self.language},seg:{spec.label}({spec.version_label})"

@@ -15,7 +15,6 @@ from .options import ScoreOptions
 from .text.diagnostics import warn_once
 from .text.encoding import TextPipeline
 from .text.languages import LANGUAGES, language_stopwords, snowball_stemmer
-from .text.segmenters import segmenting_tokenizer
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
@@ -93,6 +92,8 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
 
 def _tokenizer(options: ScoreOptions) -> Tokenizer:
     if options.segmenter is not None:
+        from .text.segmenters import segmenting_tokenizer
+
         return segmenting_tokenizer(options.segmenter)
     return get_tokenizer(options.tokenizer)
 

@@ -14,14 +14,11 @@ from __future__ import annotations
 import collections
 import functools
 import importlib
-import importlib.metadata
 import itertools
-import threading
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-
-import regex
+from typing import NamedTuple
 
 from .stemming import CACHE_SIZE
 
@@ -31,8 +28,7 @@ Stemmer = Callable[[str], str]
 MIN_STEM_LENGTH = 3
 
 
-@dataclass(frozen=True)
-class Language:
+class Language(NamedTuple):
     """What ``language=code`` selects. ``stemmer`` is a Snowball algorithm of PyStemmer (or
     ``"porter"``, rouge_score's rule); ``stopwords`` a stopwords-iso code (or ``"english"``, the
     built-in list); ``hard_marks`` end a sentence even without a following space and
@@ -147,6 +143,8 @@ def get_language(code: str) -> Language:
 
 def package_version(distribution: str) -> str:
     """``distribution``'s installed version, or ``not-installed`` (read without importing it)."""
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
@@ -176,6 +174,8 @@ def snowball_stemmer(algorithm: str) -> Stemmer:
             f"PyStemmer {package_version(STEM_PACKAGE)} has no {algorithm} stemmer: "
             f"pip install -U rouge-plus[{STEM_EXTRA}]"
         )
+    import threading
+
     local = threading.local()
 
     @functools.lru_cache(maxsize=CACHE_SIZE)
@@ -221,9 +221,11 @@ _FUNCTION_WORDS = {
     "pl": "i w na z się nie że do jest to jak po o od za ale",
 }
 # fmt: on
-_WORD = regex.compile(r"\p{L}+")
+_ASCII_WORD = re.compile(r"[A-Za-z]+")
+_WORD_CHARACTERS = re.compile(r"[^\W\d_]+")
 _SAMPLE_TEXTS = 200
-_SAMPLE_CHARACTERS = 2000
+_SAMPLE_CHARACTERS = 2000  # of one text
+_SAMPLE_TOTAL = 20_000  # of all: thousands of words, plenty for either kind of evidence
 
 
 @functools.cache
@@ -232,6 +234,21 @@ def _foreign_words() -> dict[str, frozenset[str]]:
 
     english = builtin_english_stopwords()
     return {code: frozenset(words.split()) - english for code, words in _FUNCTION_WORDS.items()}
+
+
+def _words(text: str) -> list[str]:
+    """The runs of letters (``str.isalpha``: Unicode category L, as Python's Unicode database
+    has it) of ``text``, without the regex module (tens of milliseconds to import): runs of
+    word characters other than digits and "_", split where one is not a letter ("½")."""
+    if text.isascii():
+        return _ASCII_WORD.findall(text)
+    words = []
+    for run in _WORD_CHARACTERS.findall(text):
+        if run.isalpha():
+            words.append(run)
+        else:
+            words += ["".join(g) for alpha, g in itertools.groupby(run, str.isalpha) if alpha]
+    return words
 
 
 def _script(letter: str) -> str:
@@ -251,22 +268,31 @@ def non_english_evidence(texts: Iterable[str]) -> str | None:
     """Why the texts are clearly not English, with a suggested ``language``, or ``None``:
     most of their letters are of another script than Latin, or another language's function
     words outnumber English stopwords. Reads at most the first 200 texts, 2,000 characters
-    of each."""
-    sample = [text[:_SAMPLE_CHARACTERS] for text in itertools.islice(texts, _SAMPLE_TEXTS)]
-    words = [word.lower() for text in sample for word in _WORD.findall(text)]
+    of each and 20,000 in all."""
+    sample, read = [], 0
+    for text in itertools.islice(texts, _SAMPLE_TEXTS):
+        sample.append(text[: min(_SAMPLE_CHARACTERS, _SAMPLE_TOTAL - read)])
+        read += len(sample[-1])
+        if read >= _SAMPLE_TOTAL:
+            break
+    words = [word.lower() for text in sample for word in _words(text)]
     letters = "".join(words)
     if not letters:
         return None
-    other = [c for c in letters if not ("a" <= c <= "z" or _script(c) == "LATIN")]
-    if len(other) * 2 > len(letters):
-        script = collections.Counter(map(_script, other)).most_common(1)[0][0]
-        code = _SCRIPT_LANGUAGE.get(script)
-        return f"most letters are {script.title()}" + (f"; language={code!r}?" if code else "")
+    # Letters of another script than Latin are among the non-ASCII ones: unless those are most
+    # letters, no script is looked up.
+    if (len(letters) - len(letters.encode("ascii", "ignore"))) * 2 > len(letters):
+        other = [c for c in letters if not ("a" <= c <= "z" or _script(c) == "LATIN")]
+        if len(other) * 2 > len(letters):
+            script = collections.Counter(map(_script, other)).most_common(1)[0][0]
+            code = _SCRIPT_LANGUAGE.get(script)
+            return f"most letters are {script.title()}" + (f"; language={code!r}?" if code else "")
     from .stopwords import builtin_english_stopwords
 
-    english = sum(word in builtin_english_stopwords() for word in words)
+    frequency = collections.Counter(words)
+    english = sum(frequency[word] for word in builtin_english_stopwords() if word in frequency)
     counts = {
-        code: sum(word in function_words for word in words)
+        code: sum(frequency[word] for word in function_words if word in frequency)
         for code, function_words in _foreign_words().items()
     }
     code, hits = max(counts.items(), key=lambda item: item[1])

@@ -22,23 +22,35 @@ import threading
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import regex
+from typing import TYPE_CHECKING, NamedTuple
 
 from .languages import ALL_HARD_MARKS, ALL_SOFT_MARKS, import_optional, package_version
 from .sentences import HARD_TERMINATORS, SOFT_TERMINATORS, Cut
 from .tokenizers import default_lowered, default_native
 
+if TYPE_CHECKING:
+    import regex  # imported when a segmenting tokenizer is built
+
 Segment = Callable[[str], list[str]]
 
 RUN_CACHE_SIZE = 1 << 16
 
-_INVISIBLE_JOINERS = regex.compile(r"[\u00ad\u200c\u200d\u2060]+")
-_WORD = regex.compile(r"[\p{L}\p{M}\p{Nd}]+")
 # What may stand between two letters of a run: no word character, no line break (what
 # str.splitlines splits at) and no sentence mark of any language.
 _MARKS = HARD_TERMINATORS + SOFT_TERMINATORS + ALL_HARD_MARKS + ALL_SOFT_MARKS
-_GAP = rf"[^\p{{L}}\p{{M}}\p{{Nd}}\n\r\v\f\x1c-\x1e\x85\u2028\u2029{regex.escape(_MARKS)}]"
+
+
+@functools.cache
+def _patterns() -> tuple[regex.Pattern, regex.Pattern, str]:
+    """The invisible joiners, a word, and what may stand between two letters of a run."""
+    import regex
+
+    gap = rf"[^\p{{L}}\p{{M}}\p{{Nd}}\n\r\v\f\x1c-\x1e\x85\u2028\u2029{regex.escape(_MARKS)}]"
+    return (
+        regex.compile(r"[\u00ad\u200c\u200d\u2060]+"),
+        regex.compile(r"[\p{L}\p{M}\p{Nd}]+"),
+        gap,
+    )
 
 
 def _zh() -> Segment:
@@ -83,8 +95,7 @@ def _km() -> Segment:
     return khmernltk.word_tokenize  # type: ignore[attr-defined, no-any-return]
 
 
-@dataclass(frozen=True)
-class Segmenter:
+class Segmenter(NamedTuple):
     """A segmenter: its label, the pip packages whose versions the signature records, the
     letters it segments (a regex class) and how to build it."""
 
@@ -116,13 +127,14 @@ SEGMENTERS: dict[str, Segmenter] = {
 @functools.cache
 def _cached_segmenter(key: str) -> Callable[[str], tuple[str, ...]]:
     segment = SEGMENTERS[key].build()
+    word_pattern = _patterns()[1]
     lock = threading.Lock()
 
     @functools.lru_cache(maxsize=RUN_CACHE_SIZE)
     def segment_run(run: str) -> tuple[str, ...]:
         with lock:
             words = segment(run)
-        return tuple(word.lower() for piece in words for word in _WORD.findall(piece))
+        return tuple(word.lower() for piece in words for word in word_pattern.findall(piece))
 
     return segment_run
 
@@ -140,7 +152,7 @@ class SegmentingTokenizer:
     def __call__(self, text: str) -> list[str]:
         if text.isascii():
             return default_lowered(text)
-        text = unicodedata.normalize("NFC", _INVISIBLE_JOINERS.sub("", text))
+        text = unicodedata.normalize("NFC", _patterns()[0].sub("", text))
         tokens: list[str] = []
         start = 0
         for run in self._runs.finditer(text):
@@ -156,6 +168,8 @@ def segmenting_tokenizer(key: str) -> SegmentingTokenizer:
     """The tokenizer of the language whose segmenter is ``key``; builds the segmenter now, so a
     missing package fails before scoring starts."""
     segmenter = SEGMENTERS[key]
+    import regex
+
     letter = rf"[[\p{{L}}\p{{M}}]&&[{segmenter.script}]]"
-    runs = regex.compile(rf"{letter}+(?:{_GAP}+{letter}+)*", flags=regex.V1)
+    runs = regex.compile(rf"{letter}+(?:{_patterns()[2]}+{letter}+)*", flags=regex.V1)
     return SegmentingTokenizer(f"default+{segmenter.label}", runs, _cached_segmenter(key))
