@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from .all_pairs import dedupe, pairwise
     from .comparison import compare
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
     from .options import ScoreOptions
-    from .pairwise import dedupe, pairwise
     from .results import ExampleScores
     from .rouge_plus import RougePlus, load
     from .scorer import RougeScorer, score
@@ -41,8 +41,8 @@ __all__ = [
 # Public names imported on first use: name -> module.
 _LAZY = {
     "compare": ".comparison",
-    "dedupe": ".pairwise",
-    "pairwise": ".pairwise",
+    "dedupe": ".all_pairs",
+    "pairwise": ".all_pairs",
     "ExampleScores": ".results",
     "RougeScorer": ".scorer",
     "ScoreOptions": ".options",
@@ -88,9 +88,10 @@ def __getattr__(name: str) -> object:
         import importlib
 
         _import_dataclasses_without_inspect()
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value  # later look-ups skip this function
-        return value
+        module = importlib.import_module(_LAZY[name], __name__)
+        # Later look-ups skip this function (every public name of that module at once).
+        globals().update({n: getattr(module, n) for n, m in _LAZY.items() if m == _LAZY[name]})
+        return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

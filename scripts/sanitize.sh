@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Run the compiled kernels' tests under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
-# Builds rouge_plus/kernels/_native.c with gcc -fsanitize=address,undefined into a fresh temporary copy of
-# the package (the normal in-place build is never touched), then runs the kernel, hostile-input,
-# property and thread tests against that copy, with libasan preloaded into Python. Any
+# Builds every compiled module of the package with gcc -fsanitize=address,undefined into a fresh
+# temporary copy of the package (the normal in-place build is never touched), then runs the
+# tests that reach them against that copy, with libasan preloaded into Python. Any
 # sanitizer report fails the run: every error aborts the process it happens in (in a child, the
 # test that started it fails), and reports are looked for in the output. Self-contained and
 # idempotent: it installs nothing, writes nothing in the checkout, and removes its temporary
@@ -40,10 +40,14 @@ find "$work/site/rouge_plus" \( -name '*.so' -o -name '*.pyd' -o -name __pycache
     -exec rm -rf {} +
 include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-echo "sanitize.sh: building the extension with -fsanitize=address,undefined"
-gcc -std=c11 -O1 -g -fPIC -shared -Wall \
-    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-    -I"$include" rouge_plus/kernels/_native.c -o "$work/site/rouge_plus/kernels/_native$suffix"
+# Every compiled module of the package, as setup.py lists them.
+modules=(kernels/_native text/_stemmers scoring/_scores scoring/_synonyms rouge2/_tagger)
+echo "sanitize.sh: building the extensions with -fsanitize=address,undefined"
+for module in "${modules[@]}"; do
+    gcc -std=c11 -O1 -g -fPIC -shared -Wall \
+        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+        -I"$include" "rouge_plus/$module.c" -o "$work/site/rouge_plus/$module$suffix"
+done
 
 export LD_PRELOAD="$libasan"
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
@@ -55,21 +59,23 @@ unset ROUGE_PLUS_PURE_PYTHON
 # Run from the temporary directory, so that the checkout's own rouge_plus (and its in-place
 # build) is not first on sys.path; check which extension is loaded before testing.
 cd "$work"
-"$python" - "$work" <<'EOF'
+"$python" - "$work" "${modules[@]}" <<'EOF'
+import importlib
 import sys
 
-import rouge_plus.kernels._native as native
-import rouge_plus.kernels.native
-
-if not native.__file__.startswith(sys.argv[1]) or not rouge_plus.kernels.native.NATIVE:
-    sys.exit(f"sanitize.sh: the sanitized extension is not the one loaded: {native.__file__}")
+for module in sys.argv[2:]:
+    name = "rouge_plus." + module.replace("/", ".")
+    loaded = importlib.import_module(name).__file__
+    if not loaded.startswith(sys.argv[1]):
+        sys.exit(f"sanitize.sh: the sanitized {name} is not the one loaded: {loaded}")
 EOF
 
-# The tests that reach the compiled kernels: the kernels themselves, their limits, memory and
-# hash, hostile input, properties, threads.
+# The tests that reach the compiled modules: the kernels themselves, their limits, memory and
+# hash, hostile input, properties, threads; the stemmers, the per-row scores, the synonym
+# matching and the tagger against their Python twins.
 tests=()
 for name in native_kernels kernel_limits kernel_memory vocabulary_hash hostile_input properties \
-    parallel threads; do
+    parallel threads stemmers compiled_rouge2 cold_start; do
     tests+=("$repo/tests/unit/test_$name.py")
 done
 deselect=()

@@ -137,6 +137,8 @@ def count_pairs_clipped(
     tokens for the clipping counts and the peer's length under another byte limit (see
     :mod:`rouge_plus.rouge155.length_limit`).
     """
+    import numpy as np
+
     docs = _Documents(ids, sentences, documents)
     specs = [unpack(packed) for packed in measures]
     out = np.zeros((len(measures), 3, len(pairs[0])))

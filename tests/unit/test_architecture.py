@@ -29,7 +29,7 @@ STAGES = {
     "inputs": 5,
     "results": 5,
     "scorer": 5,
-    "pairwise": 5,
+    "all_pairs": 5,
     "readers": 5,
     "comparison": 5,
     "rouge_plus": 6,

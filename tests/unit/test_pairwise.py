@@ -17,7 +17,7 @@ from rouge_plus import RougeScorer, dedupe, pairwise
 pytestmark = pytest.mark.filterwarnings("ignore:.*produced no tokens:UserWarning")
 
 # The module, not the function of the same name that the package exports.
-PAIRWISE = sys.modules["rouge_plus.pairwise"]
+PAIRWISE = sys.modules["rouge_plus.all_pairs"]
 
 WORDS = [
     *["the", "cat", "cats", "sat", "sitting", "on", "mat", "a", "dog", "runs", "running"],

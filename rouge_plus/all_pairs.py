@@ -374,7 +374,8 @@ def _encode(
     encoded = pipeline.encode(
         texts, by_sentence=measure.uses_sentences, keep_words=measure.synonyms, describe=place
     )
-    warn_wordless(wordless_places(texts, place, encoded.tokenized_counts), tokenizer)
+    tokenless = np.flatnonzero(encoded.tokenized_counts == 0).tolist()
+    warn_wordless(wordless_places(texts, place, tokenless), tokenizer)
     return encoded
 
 
