@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..kernels.native import compiled, count_pairs, count_pairs_buffers
@@ -308,9 +308,9 @@ def _neighbours(
 
 
 def _interchangeable(
-    tokens: Iterable[int], neighbours: dict[int, frozenset[int]]
+    tokens: frozenset[int], neighbours: dict[int, frozenset[int]]
 ) -> tuple[dict[int, int], dict[int, frozenset[int]]]:
-    """A representative for each token, and the representatives each one matches.
+    """A representative for each of ``tokens``, and the representatives each one matches.
 
     Tokens that are equal or related to exactly the same tokens can replace one another in any
     n-gram without changing what it matches, so n-grams that differ only by such tokens are one
@@ -321,8 +321,8 @@ def _interchangeable(
     representative: dict[int, int] = {}
     group_of: dict[int, frozenset[int]] = {}
     by_group: dict[frozenset[int], int] = {}
-    for token in sorted(set(tokens)):
-        group = neighbours.get(token, frozenset()).union((token,))
+    for token in sorted(tokens):
+        group = (neighbours.get(token, frozenset()) & tokens).union((token,))
         representative[token] = by_group.setdefault(group, token)
         group_of[representative[token]] = group
     matches = {
@@ -347,24 +347,29 @@ def synonym_counts(
     from ..kernels.matching import maximum_matching
 
     related, keys = _token_relation(encoded, synonyms)
-    pairs: Sequence[int] = range(len(pred_docs))
+    pred_list, ref_list = pred_docs.tolist(), ref_docs.tolist()
     if n == 1 and synonyms.exact_keys and _compiled_synonyms is not None:
-        out, pairs = _compiled_unigram_counts(encoded, pred_docs, ref_docs, keys)
+        out, pairs, neighbours_of = _compiled_unigram_counts(encoded, pred_docs, ref_docs, keys)
         if not pairs:
             return out[0], out[1], out[2]
+        documents = {doc for k in pairs for doc in (pred_list[k], ref_list[k])}
+        tokens = frozenset(t for doc in documents for t in _ids_of(encoded, doc))
+        neighbours = {t: neighbours_of(t) for t in tokens}
     else:
         out = np.zeros((3, len(pred_docs)))
-    neighbours = _neighbours(related, keys, synonyms.exact_keys)
-    representative, matches = _interchangeable(encoded.ids.tolist(), neighbours)
+        pairs = range(len(pred_docs))
+        tokens = frozenset(encoded.ids.tolist())
+        neighbours = _neighbours(related, keys, synonyms.exact_keys)
+    representative, matches = _interchangeable(tokens, neighbours)
 
     def compatible(a: tuple, b: tuple) -> bool:
         return all(y in matches[x] for x, y in zip(a, b, strict=True))
 
-    documents = [[representative[t] for t in doc] for doc in encoded.document_tokens()]
-    grams = functools.lru_cache(maxsize=None)(
-        lambda doc: Counter(zip(*(documents[doc][i:] for i in range(n)), strict=False))
-    )
-    pred_list, ref_list = pred_docs.tolist(), ref_docs.tolist()
+    @functools.cache
+    def grams(doc: int) -> Counter:
+        kinds = [representative[t] for t in _ids_of(encoded, doc)]
+        return Counter(zip(*(kinds[i:] for i in range(n)), strict=False))
+
     for k in pairs:
         pred, ref = grams(pred_list[k]), grams(ref_list[k])
         by_first = defaultdict(list)  # reference n-grams by their first token
@@ -379,13 +384,20 @@ def synonym_counts(
     return out[0], out[1], out[2]
 
 
+def _ids_of(encoded: Encoded, document: int) -> list[int]:
+    """The token ids of one document."""
+    start, end = encoded.documents[document : document + 2]
+    return encoded.ids[encoded.sentences[start] : encoded.sentences[end]].tolist()
+
+
 def _compiled_unigram_counts(
     encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray, keys: dict[int, frozenset]
-) -> tuple[np.ndarray, list[int]]:
+) -> tuple[np.ndarray, list[int], Callable[[int], frozenset[int]]]:
     """Unigram synonym counts ``(3, n_pairs)`` from ``_synonyms.c``: the exact overlap, plus,
     per connected component of the matching graph that has a synonym edge, a greedy matching
     that reaches the smaller total (hence is maximum). Also the pairs where it falls short,
-    whose hits the caller computes again."""
+    whose hits the caller computes again, and each id's synonyms (the compiled twin of
+    :func:`_neighbours`)."""
     import numpy as np
 
     from ..kernels.spec import Kernel, KernelSpec
@@ -400,11 +412,12 @@ def _compiled_unigram_counts(
         encoded.vocab_size,
     )[0].copy()
     at, ids = _compiled_synonyms.neighbour_table([keys[t] for t in range(encoded.vocab_size)])
-    if not ids:
-        return out, []
+    at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
+    if not len(ids):
+        return out, [], lambda token: frozenset()
     gains, pairs = _compiled_synonyms.unigram_synonym_gains(
-        encoded.ids, encoded.sentences, encoded.documents, pred_docs, ref_docs,
-        np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32), encoded.vocab_size,
+        encoded.ids, encoded.sentences, encoded.documents, pred_docs, ref_docs, at, ids,
+        encoded.vocab_size,
     )  # fmt: skip
     out[0] += np.frombuffer(gains, dtype=np.int64)
-    return out, pairs
+    return out, pairs, lambda token: frozenset(ids[at[token] : at[token + 1]].tolist())

@@ -158,6 +158,29 @@ def test_synonym_matching_equals_python_on_generated_texts(pairs):
 
 
 @needs_synonyms
+def test_a_pair_the_greedy_matching_cannot_settle_gets_the_maximum_matching(monkeypatch):
+    # "car" matches "car" and "auto", "auto" matches "car" and "motor": the greedy pass of
+    # _synonyms.c (exact pairs first) cannot prove its matching maximum here and hands the pair
+    # back; the maximum matching (car-car, auto-motor) is 2 of 3 tokens on each side.
+    prediction, reference = "car car auto", "car motor motor"
+    left_over = []
+    compiled_counts = counting._compiled_unigram_counts
+
+    def spy(*arguments):
+        counts, pairs, neighbours = compiled_counts(*arguments)
+        left_over.extend(pairs)
+        return counts, pairs, neighbours
+
+    monkeypatch.setattr(counting, "_compiled_unigram_counts", spy)
+    scorer = RougeScorer(["rouge1+synonyms"], synonyms=GROUPS, return_precision_recall=True)
+    ours = scorer.score_examples([prediction], [reference]).per_example()
+    assert left_over == [0]
+    assert ours["rouge1+synonyms_precision"] == ours["rouge1+synonyms_recall"] == [2 / 3]
+    python = _pure_synonym_scores(scorer, [prediction], [reference], monkeypatch)
+    np.testing.assert_array_equal(python["rouge1+synonyms"][0], [2 / 3, 2 / 3, 2 / 3])
+
+
+@needs_synonyms
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.frozensets(st.integers(0, 12), max_size=4), max_size=30))
 def test_neighbour_table_equals_python(keys):
