@@ -44,7 +44,7 @@ suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUF
 modules=(kernels/_native text/_stemmers scoring/_scores scoring/_synonyms rouge2/_tagger)
 echo "sanitize.sh: building the extensions with -fsanitize=address,undefined"
 for module in "${modules[@]}"; do
-    gcc -std=c11 -O1 -g -fPIC -shared -Wall \
+    gcc -std=c11 -O1 -g -fPIC -shared -Wall -ffp-contract=off \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
         -I"$include" "rouge_plus/$module.c" -o "$work/site/rouge_plus/$module$suffix"
 done

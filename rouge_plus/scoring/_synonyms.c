@@ -220,7 +220,7 @@ static int pair_gain(Work *w, const Data *d, int64_t pred_doc, int64_t ref_doc, 
     if (reserve_ids(w, (Py_ssize_t)(pred_len > ref_len ? pred_len : ref_len)) < 0)
         return -1;
     Py_ssize_t n_pred = count_document(w, d, pred_doc, w->pred_count, w->pred_ids);
-    count_document(w, d, ref_doc, w->ref_count, w->ref_ids);
+    Py_ssize_t n_ref = count_document(w, d, ref_doc, w->ref_count, w->ref_ids);
 
     /* synonym edges, prediction kind -> reference kind, in the order of _synonym_edges */
     Py_ssize_t n_edges = 0;
@@ -239,8 +239,9 @@ static int pair_gain(Work *w, const Data *d, int64_t pred_doc, int64_t ref_doc, 
     if (!n_edges)
         return 0;
 
-    /* nodes: both ends of every synonym edge, and the other side of a kind in both texts */
-    if (reserve_nodes(w, 4 * n_edges + 4) < 0)
+    /* nodes: both ends of every synonym edge, and the other side of a kind in both texts; at
+     * most one node per distinct id of each text */
+    if (reserve_nodes(w, n_pred + n_ref) < 0)
         return -1;
     Py_ssize_t n_nodes = 0;
     for (Py_ssize_t e = 0; e < n_edges; e++) {

@@ -415,9 +415,10 @@ def _compiled_unigram_counts(
     at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
     if not len(ids):
         return out, [], lambda token: frozenset()
+    int32, int64 = (functools.partial(np.ascontiguousarray, dtype=d) for d in (np.int32, np.int64))
     gains, pairs = _compiled_synonyms.unigram_synonym_gains(
-        encoded.ids, encoded.sentences, encoded.documents, pred_docs, ref_docs, at, ids,
-        encoded.vocab_size,
+        int32(encoded.ids), int64(encoded.sentences), int64(encoded.documents), int64(pred_docs),
+        int64(ref_docs), at, ids, encoded.vocab_size,
     )  # fmt: skip
     out[0] += np.frombuffer(gains, dtype=np.int64)
     return out, pairs, lambda token: frozenset(ids[at[token] : at[token + 1]].tolist())
