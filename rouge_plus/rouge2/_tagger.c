@@ -340,7 +340,8 @@ static int class_of(const View *names, const uint64_t *packed, Py_ssize_t n_clas
 {
     uint64_t key = packed_name(name, n);
     for (Py_ssize_t c = 0; c < n_classes; c++)
-        if (packed[c] == key && (n <= 7 || memcmp(names[c].s, name, (size_t)n) == 0))
+        if (packed[c] == key && names[c].n == n &&
+            (n <= 7 || memcmp(names[c].s, name, (size_t)n) == 0))
             return (int)c;
     return -1;
 }

@@ -68,7 +68,8 @@ static PyObject *per_row_scores(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "OnOnidd", &o_counts, &n_measures, &o_rows, &n_rows, &f.kind, &f.c1,
                           &f.c2))
         return NULL;
-    if (n_measures < 0 || n_rows < 0 || f.kind < F_BETA1 || f.kind > F_BETA) {
+    if (n_measures < 0 || n_measures > PY_SSIZE_T_MAX / 3 || n_rows < 0 || f.kind < F_BETA1 ||
+        f.kind > F_BETA) {
         PyErr_SetString(PyExc_ValueError, "per_row_scores: bad n_measures, n_rows or f_kind");
         return NULL;
     }

@@ -313,8 +313,12 @@ static int pair_gain(Work *w, const Data *d, int64_t pred_doc, int64_t ref_doc, 
         w->degree[to[e]]++;
     }
     for (Py_ssize_t e = 0; e < n_edges; e++) {
-        int64_t da = w->degree[from[e]], db = w->degree[to[e]];
-        w->edge_key[e] = ((da < db ? da : db) << 44) | ((da + db) << 24) | e;
+        /* degrees clamped to their fields: only the order of the heuristic depends on them */
+        uint64_t da = (uint64_t)w->degree[from[e]], db = (uint64_t)w->degree[to[e]];
+        uint64_t low = da < db ? da : db, sum = da + db;
+        low = low < (1u << 19) ? low : (1u << 19) - 1;
+        sum = sum < (1u << 20) ? sum : (1u << 20) - 1;
+        w->edge_key[e] = (int64_t)((low << 44) | (sum << 24) | (uint64_t)e);
     }
     for (int attempt = 0; attempt < (n_edges < (1 << 24) ? 2 : 1); attempt++) {
         if (attempt == 1)
@@ -476,7 +480,11 @@ static PyObject *neighbour_table(PyObject *Py_UNUSED(module), PyObject *keys)
                 Py_XDECREF(number);
             }
             Py_DECREF(key);
-            if (g < 0 || g > INT32_MAX) {
+            if (g > INT32_MAX || used >= INT32_MAX) {
+                PyErr_SetString(PyExc_OverflowError, "neighbour_table: more than 2**31 keys");
+                g = -1;
+            }
+            if (g < 0) {
                 Py_DECREF(iterator);
                 goto fail;
             }

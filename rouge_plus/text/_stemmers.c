@@ -548,6 +548,12 @@ static PyObject *porter_stem(PyObject *Py_UNUSED(module), PyObject *word)
         lowered = PyObject_CallMethod(word, "lower", NULL);
         if (!lowered)
             return NULL;
+        if (!PyUnicode_Check(lowered)) {
+            PyErr_Format(PyExc_TypeError, "porter_stem: lower() gave a %.50s, not a str",
+                         Py_TYPE(lowered)->tp_name);
+            Py_DECREF(lowered);
+            return NULL;
+        }
     }
     Py_UCS4 stack[STACK_LETTERS];
     Word w;
