@@ -11,21 +11,18 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._version import __version__
 from .corpus.aggregation import AGGREGATIONS
 from .scoring.fmeasure import FMeasure
 from .scoring.measures import Measure, parse_rouge_types
 from .scoring.multiref import MULTI_REF_MODES
-from .text.languages import (
-    STEM_PACKAGE,
-    STOPWORDS_PACKAGE,
-    Language,
-    get_language,
-    package_version,
-)
 from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
+
+if TYPE_CHECKING:
+    from .text.languages import Language  # the table is imported when a language is named
 
 
 def _require_bool(name: str, value: object) -> bool:
@@ -193,7 +190,11 @@ class ScoreOptions:
     @property
     def language_spec(self) -> Language | None:
         """What ``language`` selects (``None`` without a language)."""
-        return None if self.language is None else get_language(self.language)
+        if self.language is None:
+            return None
+        from .text.languages import get_language
+
+        return get_language(self.language)
 
     @property
     def segmenter(self) -> str | None:
@@ -206,7 +207,7 @@ class ScoreOptions:
 
     @property
     def stemmer_name(self) -> str | None:
-        """The stemmer's name in ``resources._STEMMERS``; ``None`` without stemming, or for a
+        """The stemmer's name for ``resources.get_stemmer``; ``None`` without stemming, or for a
         language that has no stemmer."""
         if not self.use_stemmer:
             return None
@@ -273,6 +274,8 @@ class ScoreOptions:
         if name is None:
             return "no"
         if name.startswith("snowball:"):
+            from .text.languages import STEM_PACKAGE, package_version
+
             return f"{name.replace(':', '-')}({STEM_PACKAGE}-{package_version(STEM_PACKAGE)})"
         return name
 
@@ -280,6 +283,8 @@ class ScoreOptions:
         code = self.language_stopwords
         if code is None:
             return _stopwords_label(self.remove_stopwords)
+        from .text.languages import STOPWORDS_PACKAGE, package_version
+
         return f"iso-{code}({STOPWORDS_PACKAGE}-{package_version(STOPWORDS_PACKAGE)})"
 
     def _language_label(self) -> str:

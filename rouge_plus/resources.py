@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from .options import ScoreOptions
 from .text.diagnostics import warn_once
 from .text.encoding import TextPipeline
-from .text.languages import LANGUAGES, language_stopwords, snowball_stemmer
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
@@ -37,26 +36,28 @@ _STEMMERS: dict[str, Callable[[], Stemmer]] = {
     "porter": lambda: porter_stem,
     "rouge155": _rouge155_stemmer,
 }
-# The Snowball stemmers of the languages (PyStemmer), by the names ScoreOptions gives them.
-_STEMMERS.update(
-    {
+
+
+@functools.cache
+def _snowball_stemmers() -> dict[str, Callable[[], Stemmer]]:
+    """The Snowball stemmers of the languages (PyStemmer), by the names ScoreOptions gives them
+    (the languages table is imported for them only)."""
+    from .text.languages import LANGUAGES, snowball_stemmer
+
+    return {
         f"snowball:{language.stemmer}": functools.partial(snowball_stemmer, language.stemmer)
         for language in LANGUAGES.values()
         if language.stemmer and language.stemmer != "porter"
     }
-)
 
 
 @functools.cache
 def get_stemmer(name: str) -> Stemmer:
     """The stemmer registered under ``name``; ``ValueError`` lists the valid names."""
-    try:
-        factory = _STEMMERS[name]
-    except KeyError:
-        valid = ", ".join(sorted(_STEMMERS))
-        raise ValueError(
-            f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}"
-        ) from None
+    factory = _STEMMERS.get(name) or _snowball_stemmers().get(name)
+    if factory is None:
+        valid = ", ".join(sorted({**_STEMMERS, **_snowball_stemmers()}))
+        raise ValueError(f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}")
     return factory()
 
 
@@ -81,13 +82,19 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
         split_sentences=split_sentences,
         stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
         stopwords=(
-            language_stopwords(stopword_code)
+            _language_stopwords(stopword_code)
             if stopword_code
             else resolve_stopwords(options.remove_stopwords)
         ),
         limit_text=_length_limit(options),
         limit_sentences=_sentence_length_limit(options),
     )
+
+
+def _language_stopwords(code: str) -> frozenset[str]:
+    from .text.languages import language_stopwords
+
+    return language_stopwords(code)
 
 
 def _tokenizer(options: ScoreOptions) -> Tokenizer:

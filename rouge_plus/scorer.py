@@ -27,7 +27,6 @@ from .results import ExampleScores, Table, join_tables
 from .scoring.counting import count_texts, count_texts_flat, counts_flat
 from .scoring.multiref import reduce_flat, reduce_references, reduces_flat
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
-from .text.languages import non_english_evidence
 
 if TYPE_CHECKING:
     import numpy as np
@@ -103,6 +102,8 @@ def _score_batches(
 
 def _warn_if_not_english(batch: Batch) -> None:
     """The English stemmer on text that is clearly not English: say which option fixes it."""
+    from .text.languages import non_english_evidence
+
     evidence = non_english_evidence(itertools.chain.from_iterable(batch.references))
     if evidence:
         warn_once(

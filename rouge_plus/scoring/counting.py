@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..kernels.native import compiled, count_pairs, count_pairs_buffers
-from ..kernels.python import count_pairs_clipped
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
@@ -109,6 +108,8 @@ def count_texts(
         counts = count_measures(whole, encoded, pred_docs, ref_docs, synonyms)
         sentence_pairs = (pred_docs + shift, ref_docs + shift)
         if clipped:
+            from ..kernels.python import count_pairs_clipped
+
             raw = count_pairs_clipped(
                 encoded.ids,
                 encoded.sentences,
