@@ -80,7 +80,7 @@ def test_requirements_resolve_in_an_empty_directory(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     names = {item["metadata"]["name"].lower() for item in json.loads(report.read_text())["install"]}
-    assert {"numpy", "regex", "matplotlib", "gradio"} <= names
+    assert {"numpy", "regex", "tqdm", "matplotlib", "gradio"} <= names
     assert "rouge-plus" not in names and "rouge_plus" not in names
 
 
