@@ -45,6 +45,9 @@ targets_lists = st.lists(texts, min_size=1, max_size=4)
 
 # Each case calls the real rouge_score, whose LCS is pure Python.
 check = settings(deadline=None, max_examples=150)
+# Generated words come from every script; the shim's advice to pass a language for text that is
+# not English is right for them, and beside the point of these parity checks.
+pytestmark = pytest.mark.filterwarnings("ignore:use_stemmer=True stems with the English Porter")
 
 
 def same(shim: dict, real: dict) -> bool:
