@@ -9,7 +9,14 @@ import time
 from pathlib import Path
 
 import pytest
-from support.score_rows import OPTIONS, one_process, rows
+from support.score_rows import (
+    COMPARISON_OPTIONS,
+    COMPARISON_TEST,
+    OPTIONS,
+    one_process,
+    one_process_comparison,
+    rows,
+)
 from support.time_limit import time_limit
 
 from rouge_plus.integrations import ray_data
@@ -106,22 +113,15 @@ def test_errors_name_what_is_wrong(cluster, limited):
 def test_comparisons(cluster, limited):
     data = rows(120, seed=4)
     dataset = cluster.data.from_items(data, override_num_blocks=4).random_shuffle(seed=5)
-    test = {"method": "bootstrap", "n_resamples": 300, "seed": 1}
-    options = {"rouge_types": ["rouge1", "rougeL"]}
-    from rouge_plus.comparison import compare_scores
-
     got = ray_data.compare_ray_dataset(
-        dataset, "prediction", ["system"], index_column="id", test=test, **options
+        dataset,
+        "prediction",
+        ["system"],
+        index_column="id",
+        test=COMPARISON_TEST,
+        **COMPARISON_OPTIONS,
     )
-    baseline = one_process(data, **options)
-    expected = compare_scores(
-        baseline.scores,
-        {"system": one_process(data, "system", **options).scores},
-        signature=baseline.signature,
-        baseline_name="prediction",
-        **test,
-    )
-    assert got == expected
+    assert got == one_process_comparison(data)
 
 
 def test_a_missing_extra_names_it(monkeypatch):

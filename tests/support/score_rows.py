@@ -44,3 +44,23 @@ def one_process(data: list[dict], column: str = "prediction", **options):
     predictions = [row[column] for row in data]
     references = [row["references"] for row in data]
     return RougeScorer(**options).score_examples(predictions, references)
+
+
+# The comparison both distributed front ends are checked against.
+COMPARISON_TEST = {"method": "bootstrap", "n_resamples": 300, "seed": 1}
+COMPARISON_OPTIONS = {"rouge_types": ["rouge1", "rougeL"]}
+
+
+def one_process_comparison(data: list[dict]):
+    """The "system" column against "prediction" under ``COMPARISON_TEST``, in one process."""
+    from rouge_plus.comparison import compare_scores
+
+    baseline = one_process(data, **COMPARISON_OPTIONS)
+    system = one_process(data, "system", **COMPARISON_OPTIONS)
+    return compare_scores(
+        baseline.scores,
+        {"system": system.scores},
+        signature=baseline.signature,
+        baseline_name="prediction",
+        **COMPARISON_TEST,
+    )
