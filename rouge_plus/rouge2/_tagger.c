@@ -584,6 +584,29 @@ static const char *penn_spelling(Py_UCS4 ch)
     }
 }
 
+/* token.lower(), ASCII without a method call. */
+static PyObject *lowered(PyObject *token)
+{
+    if (!PyUnicode_IS_ASCII(token))
+        return PyObject_CallMethodNoArgs(token, S_LOWER);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    const char *s = (const char *)PyUnicode_DATA(token);
+    Py_ssize_t i = 0;
+    while (i < n && !(s[i] >= 'A' && s[i] <= 'Z'))
+        i++;
+    if (i == n) {
+        Py_INCREF(token);
+        return token;
+    }
+    PyObject *out = PyUnicode_New(n, 127);
+    if (!out)
+        return NULL;
+    char *d = (char *)PyUnicode_DATA(out);
+    for (i = 0; i < n; i++)
+        d[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+    return out;
+}
+
 /* pos._normalise: the word shape the model was trained on (a new reference). */
 static PyObject *normalise(PyObject *word)
 {
@@ -607,24 +630,7 @@ static PyObject *normalise(PyObject *word)
         Py_INCREF(S_DIGITS);
         return S_DIGITS;
     }
-    if (PyUnicode_IS_ASCII(word)) {
-        const char *s = (const char *)data;
-        Py_ssize_t i = 0;
-        while (i < n && !(s[i] >= 'A' && s[i] <= 'Z'))
-            i++;
-        if (i == n) {
-            Py_INCREF(word);
-            return word;
-        }
-        PyObject *lowered = PyUnicode_New(n, 127);
-        if (!lowered)
-            return NULL;
-        char *out = (char *)PyUnicode_DATA(lowered);
-        for (i = 0; i < n; i++)
-            out[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
-        return lowered;
-    }
-    return PyObject_CallMethodNoArgs(word, S_LOWER);
+    return lowered(word);
 }
 
 /* A word's bytes, with where its last three code points start (Python's word[-3:]). */
@@ -1297,29 +1303,6 @@ static PyObject *model_tag_many(Model *m, PyObject *sentences)
             PyList_SET_ITEM(out, i, tags);
     }
     scratch_free(&s);
-    return out;
-}
-
-/* token.lower(), ASCII without a method call. */
-static PyObject *lowered(PyObject *token)
-{
-    if (!PyUnicode_IS_ASCII(token))
-        return PyObject_CallMethodNoArgs(token, S_LOWER);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
-    const char *s = (const char *)PyUnicode_DATA(token);
-    Py_ssize_t i = 0;
-    while (i < n && !(s[i] >= 'A' && s[i] <= 'Z'))
-        i++;
-    if (i == n) {
-        Py_INCREF(token);
-        return token;
-    }
-    PyObject *out = PyUnicode_New(n, 127);
-    if (!out)
-        return NULL;
-    char *d = (char *)PyUnicode_DATA(out);
-    for (i = 0; i < n; i++)
-        d[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
     return out;
 }
 

@@ -181,7 +181,7 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef scores_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "rouge_plus.scoring._scores",
-    .m_doc = "Per-row scores and column means from counts, without NumPy (see scoring/packed.py).",
+    .m_doc = "Per-row scores and column means from counts, without NumPy (see scoring/multiref.py and results.py).",
     .m_size = -1,
     .m_methods = module_methods,
 };

@@ -83,13 +83,20 @@ static int work_init(Work *w, Py_ssize_t vocab)
     return w->stamp && w->pred_count && w->ref_count && w->left_node && w->right_node ? 0 : -1;
 }
 
+/* A capacity of at least n: 256, or the current one doubled until it holds n. */
+static Py_ssize_t grown_capacity(Py_ssize_t cap, Py_ssize_t n)
+{
+    cap = cap ? 2 * cap : 256;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+
 static int reserve_ids(Work *w, Py_ssize_t n)
 {
     if (n <= w->cap_ids)
         return 0;
-    Py_ssize_t cap = w->cap_ids ? 2 * w->cap_ids : 256;
-    while (cap < n)
-        cap *= 2;
+    Py_ssize_t cap = grown_capacity(w->cap_ids, n);
     GROW(w->pred_ids, cap);
     GROW(w->ref_ids, cap);
     w->cap_ids = cap;
@@ -100,9 +107,7 @@ static int reserve_edges(Work *w, Py_ssize_t n)
 {
     if (n <= w->cap_edges)
         return 0;
-    Py_ssize_t cap = w->cap_edges ? 2 * w->cap_edges : 256;
-    while (cap < n)
-        cap *= 2;
+    Py_ssize_t cap = grown_capacity(w->cap_edges, n);
     GROW(w->edge_a, cap);
     GROW(w->edge_b, cap);
     GROW(w->edge_key, cap);
@@ -114,9 +119,7 @@ static int reserve_nodes(Work *w, Py_ssize_t n)
 {
     if (n <= w->cap_nodes)
         return 0;
-    Py_ssize_t cap = w->cap_nodes ? 2 * w->cap_nodes : 256;
-    while (cap < n)
-        cap *= 2;
+    Py_ssize_t cap = grown_capacity(w->cap_nodes, n);
     GROW(w->parent, cap);
     GROW(w->node_count, cap);
     GROW(w->node_id, cap);
