@@ -77,24 +77,20 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
                 f"({language.name}); tokens are not stemmed"
             )
     stopword_code = options.language_stopwords
+    if stopword_code:
+        from .text.languages import language_stopwords
+
+        stopwords = language_stopwords(stopword_code)
+    else:
+        stopwords = resolve_stopwords(options.remove_stopwords)
     return TextPipeline(
         tokenizer=_tokenizer(options),
         split_sentences=split_sentences,
         stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
-        stopwords=(
-            _language_stopwords(stopword_code)
-            if stopword_code
-            else resolve_stopwords(options.remove_stopwords)
-        ),
+        stopwords=stopwords,
         limit_text=_length_limit(options),
         limit_sentences=_sentence_length_limit(options),
     )
-
-
-def _language_stopwords(code: str) -> frozenset[str]:
-    from .text.languages import language_stopwords
-
-    return language_stopwords(code)
 
 
 def _tokenizer(options: ScoreOptions) -> Tokenizer:

@@ -77,12 +77,9 @@ def count_texts(
             pipeline,
             synonyms=synonyms,
             topic_words=topic_words,
-            describe=lambda i: describe(texts.index(distinct[i])),
+            describe=_describe_distinct(describe, texts, distinct),
         )
-        if tokenless:
-            empty = {distinct[i] for i in tokenless}
-            tokenless = [i for i, text in enumerate(texts) if text in empty]
-        return counts, tokenless
+        return counts, _tokenless_among(texts, distinct, tokenless)
     regular = [m for m in measures if m.kind != "topic"]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
@@ -165,6 +162,22 @@ def counts_flat(measures: Sequence[Measure], pipeline: TextPipeline) -> bool:
     )
 
 
+def _describe_distinct(
+    describe: Callable[[int], str], texts: list[str], distinct: list[str]
+) -> Callable[[int], str]:
+    """``describe`` for the texts numbered in ``distinct``: the place of each one's first copy."""
+    return lambda i: describe(texts.index(distinct[i]))
+
+
+def _tokenless_among(texts: list[str], distinct: list[str], tokenless: list[int]) -> list[int]:
+    """The indexes among ``texts`` of the texts equal to one of ``distinct`` without a token
+    (``tokenless``: indexes among ``distinct``)."""
+    if not tokenless:
+        return []
+    empty = {distinct[i] for i in tokenless}
+    return [i for i, text in enumerate(texts) if text in empty]
+
+
 def count_texts_flat(
     measures: Sequence[Measure],
     texts: list[str],
@@ -202,12 +215,11 @@ def count_texts_flat(
         encoded_texts,
         by_sentence=bool(by_sentence),
         whole_too=separate,
-        describe=describe if number is None else lambda i: describe(texts.index(encoded_texts[i])),
+        describe=describe if number is None else _describe_distinct(describe, texts, encoded_texts),
     )
     tokenless = flat.tokenless(len(encoded_texts))
-    if tokenless and number is not None:
-        empty = {encoded_texts[i] for i in tokenless}
-        tokenless = [i for i, text in enumerate(texts) if text in empty]
+    if number is not None:
+        tokenless = _tokenless_among(texts, encoded_texts, tokenless)
 
     def count(group: Sequence[Measure], shift: int) -> bytes:
         pred = pred_docs if not shift else array("q", [doc + shift for doc in pred_docs])
