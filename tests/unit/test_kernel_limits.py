@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.kernel_arrays import corpus_arrays
 from support.peak_memory import peak_growth
 
 import rouge_plus
@@ -20,22 +21,6 @@ from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
 from rouge_plus.scoring.measures import Measure, parse_rouge_type
 
 native = pytest.importorskip("rouge_plus.kernels._native", reason="the C extension is not built")
-
-
-def _arrays(docs: list[list[list[int]]]):
-    """Flat ids, sentence offsets and document offsets of documents given as sentences of ids."""
-    ids, sentences, bounds = [], [0], [0]
-    for doc in docs:
-        for sentence in doc:
-            if sentence:
-                ids += sentence
-                sentences.append(len(ids))
-        bounds.append(len(sentences) - 1)
-    return (
-        np.array(ids, dtype=np.int32),
-        np.array(sentences, dtype=np.int64),
-        np.array(bounds, dtype=np.int64),
-    )
 
 
 def _both_backends(call):
@@ -183,7 +168,7 @@ def test_skip_bigrams_equal_python_by_table_and_by_first_word(pairs, budget):
     # A budget of 0 bytes leaves no room for a table of pairs: every pair is counted per first
     # word. With room, the cheaper of the two methods runs; both must agree with the Python twin.
     docs = [doc for pair in pairs for doc in pair]
-    ids, sentences, bounds = _arrays(docs)
+    ids, sentences, bounds = corpus_arrays(docs)
     pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
     measures = [(4, gap, unigrams) for gap in GAPS for unigrams in (0.0, 1.0)] + [(4, -1, 0.0)]
     args = (ids, sentences, bounds, pred_docs, pred_docs + 1, measures, 10)

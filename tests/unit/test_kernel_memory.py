@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.kernel_arrays import corpus_arrays
 from support.peak_memory import peak_growth
 
 from rouge_plus.kernels.python import count_pairs_python
@@ -25,23 +26,8 @@ LCS_MEASURES = [(1, 0, 0.0), (2, 0, 0.0), (3, 0, 1.2), (3, 0, 1.0), (3, 0, 5.0)]
 MIB = 256  # the most any call below may add to the peak resident set, in MiB
 
 
-def _arrays(docs: list[list[list[int]]]):
-    ids, sentences, bounds = [], [0], [0]
-    for doc in docs:
-        for sentence in doc:
-            if sentence:
-                ids += sentence
-                sentences.append(len(ids))
-        bounds.append(len(sentences) - 1)
-    return (
-        np.array(ids, dtype=np.int32),
-        np.array(sentences, dtype=np.int64),
-        np.array(bounds, dtype=np.int64),
-    )
-
-
 def _compare(docs, measures, vocab_size, budget):
-    ids, sentences, bounds = _arrays(docs)
+    ids, sentences, bounds = corpus_arrays(docs)
     pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
     args = (ids, sentences, bounds, pred_docs, pred_docs + 1, measures, vocab_size)
     previous = native._set_table_budget(budget)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.kernel_arrays import corpus_arrays
 
 from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
 
@@ -23,26 +24,11 @@ measures += [(3, 0, 1.2), (3, 0, 1.5)]
 measures += [(4, gap, unigrams) for gap in (0, 4, -1) for unigrams in (0.0, 1.0)]
 
 
-def _arrays(docs: list[list[list[int]]]):
-    ids, sentences, bounds = [], [0], [0]
-    for doc in docs:
-        for sentence in doc:
-            if sentence:
-                ids += sentence
-                sentences.append(len(ids))
-        bounds.append(len(sentences) - 1)
-    return (
-        np.array(ids, dtype=np.int32),
-        np.array(sentences, dtype=np.int64),
-        np.array(bounds, dtype=np.int64),
-    )
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(documents, documents), min_size=1, max_size=6))
 def test_count_pairs_equal_python(pairs):
     docs = [doc for pair in pairs for doc in pair]
-    ids, sentences, bounds = _arrays(docs)
+    ids, sentences, bounds = corpus_arrays(docs)
     pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
     ref_docs = pred_docs + 1
     args = (ids, sentences, bounds, pred_docs, ref_docs, measures, 7)
@@ -70,14 +56,14 @@ def test_long_documents_cross_word_boundaries():
     docs = [
         [rng.integers(0, 50, 700).tolist(), rng.integers(0, 50, 300).tolist()] for _ in range(4)
     ]
-    ids, sentences, bounds = _arrays(docs)
+    ids, sentences, bounds = corpus_arrays(docs)
     args = (ids, sentences, bounds, np.array([0, 2]), np.array([1, 3]), measures, 50)
     ours = np.frombuffer(native.count_pairs(*args), dtype=np.float64).reshape(len(measures), 3, -1)
     np.testing.assert_array_equal(ours, count_pairs_python(*args))
 
 
 def test_bad_buffers_raise_instead_of_reading_out_of_bounds():
-    ids, sentences, bounds = _arrays([[[1, 2]], [[2, 3]]])
+    ids, sentences, bounds = corpus_arrays([[[1, 2]], [[2, 3]]])
     with pytest.raises(IndexError, match="out of range"):
         native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([5]), [(0, 1, 0.0)], 4)
     with pytest.raises(ValueError, match="token id"):
