@@ -16,52 +16,87 @@ if TYPE_CHECKING:
 
 
 class Batch:
-    """Validated input: one prediction and one or more references per row."""
+    """Validated input: one prediction and one or more references per row.
 
-    __slots__ = ("predictions", "references")
+    Rows with one reference each (the common case) are kept as one flat list of texts, so
+    building a batch costs no list per row; :attr:`references` makes those lists on demand."""
+
+    __slots__ = ("predictions", "_references", "_one_each")
 
     def __init__(self, predictions: list[str], references: list[list[str]]) -> None:
         self.predictions = predictions
-        self.references = references
+        self._references: list[list[str]] | None = references
+        self._one_each: list[str] | None = None
+
+    @classmethod
+    def one_reference_each(cls, predictions: list[str], references: list[str]) -> Batch:
+        """The batch whose row ``i`` has the single reference ``references[i]``."""
+        batch = cls(predictions, None)  # type: ignore[arg-type]
+        batch._one_each = references
+        return batch
 
     def __len__(self) -> int:
         return len(self.predictions)
+
+    @property
+    def references(self) -> list[list[str]]:
+        """The references of every row."""
+        if self._references is None:
+            self._references = [[text] for text in self._one_each]
+        return self._references
 
     @property
     def pair_owner(self) -> np.ndarray:
         """Row index of every (prediction, reference) pair, pairs in row order."""
         import numpy as np
 
-        sizes = np.fromiter(map(len, self.references), dtype=np.int64, count=len(self.references))
-        return np.repeat(np.arange(len(self.references), dtype=np.int64), sizes)
+        return np.frombuffer(self.pair_rows(), dtype=np.int64)
 
     @property
     def n_pairs(self) -> int:
-        return sum(map(len, self.references))
+        if self._one_each is not None:
+            return len(self._one_each)
+        return sum(map(len, self._references))
 
     def pair_rows(self) -> array:
-        """:attr:`pair_owner` as an int64 ``array`` (no NumPy)."""
-        if len(self.references) == self.n_pairs:  # one reference per row
+        """The row index of every (prediction, reference) pair, pairs in row order, as an
+        int64 ``array``."""
+        if self._one_each is not None:
             return array("q", range(len(self)))
-        sizes = map(len, self.references)
+        sizes = map(len, self._references)
         rows = map(itertools.repeat, range(len(self)), sizes)
         return array("q", itertools.chain.from_iterable(rows))
 
     @property
+    def reference_texts(self) -> list[str]:
+        """Every reference, in row order."""
+        if self._one_each is not None:
+            return self._one_each
+        return list(itertools.chain.from_iterable(self._references))
+
+    @property
     def texts(self) -> list[str]:
         """The predictions, then every reference in row order."""
-        return self.predictions + list(itertools.chain.from_iterable(self.references))
+        return self.predictions + self.reference_texts
 
     def reference_position(self, pair: int) -> tuple[int, int]:
         """(row, index within the row) of the ``pair``-th reference, counted in row order."""
-        for row, refs in enumerate(self.references):
+        if self._one_each is not None:
+            if not 0 <= pair < len(self._one_each):
+                raise IndexError(pair)
+            return pair, 0
+        for row, refs in enumerate(self._references):
             if pair < len(refs):
                 return row, pair
             pair -= len(refs)
         raise IndexError(pair)
 
     def rows(self, start: int, stop: int) -> Batch:
-        return Batch(self.predictions[start:stop], self.references[start:stop])
+        if self._one_each is not None:
+            return Batch.one_reference_each(
+                self.predictions[start:stop], self._one_each[start:stop]
+            )
+        return Batch(self.predictions[start:stop], self._references[start:stop])
 
     def text_place(self, start: int = 0) -> Callable[[int], str]:
         """Names text ``i`` of :attr:`texts` in messages, counting rows from ``start`` (the first
@@ -140,7 +175,7 @@ def normalize_inputs(predictions: object, references: object, first_row: int = 0
     if not preds:
         raise ValueError("predictions and references are empty: there is nothing to score")
     if set(map(type, refs)) == _STR:
-        return Batch(preds, [[value] for value in refs])
+        return Batch.one_reference_each(preds, refs)
     if _lists_of_texts(refs):
         return Batch(preds, refs)
     return Batch(preds, [_reference_row(value, row) for row, value in enumerate(refs, first_row)])

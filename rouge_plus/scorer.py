@@ -15,7 +15,6 @@ so ``.aggregate()``, ``.per_example()`` and ``.columns()`` need nothing else.
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
@@ -104,7 +103,7 @@ def _warn_if_not_english(batch: Batch) -> None:
     """The English stemmer on text that is clearly not English: say which option fixes it."""
     from .text.languages import non_english_evidence
 
-    evidence = non_english_evidence(itertools.chain.from_iterable(batch.references))
+    evidence = non_english_evidence(batch.reference_texts)
     if evidence:
         warn_once(
             f"use_stemmer=True stems with the English Porter stemmer, but the references are "

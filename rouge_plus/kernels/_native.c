@@ -73,10 +73,18 @@ static void buffer_free(Buffer *b)
 
 /* ------------------------------------------------------------------ Vocabulary */
 
+/* A slot of the vocabulary's table: a word's hash, its first 8 bytes (zero-padded), its length
+ * and id. A word of at most 8 bytes (most) is found without reading the words' text. */
+typedef struct {
+    uint64_t hash;
+    uint64_t head;
+    int32_t id; /* -1 marks an empty slot */
+    int32_t length;
+} Slot;
+
 typedef struct {
     PyObject_HEAD
-    uint64_t *slot_hash; /* open addressing, linear probing */
-    int32_t *slot_id;    /* -1 marks an empty slot */
+    Slot *slots;         /* open addressing, linear probing */
     Py_ssize_t n_slots;  /* a power of two */
     Py_ssize_t n_words;
     Buffer text;    /* the words' UTF-8 bytes, back to back */
@@ -92,8 +100,9 @@ typedef struct {
  * Word hashes. Both are keyed with secrets drawn from os.urandom when the module is imported, so
  * no one can precompute words that collide in the table (the unseeded FNV-1a used before let
  * 1.2 MB of crafted words cost rouge1 15 s instead of 20 ms):
- *   - the fast hash, computed by the tokenizer as it reads a word: 8-byte little-endian chunks
- *     folded with 64x64->128-bit multiplications by secret constants, and two rounds more;
+ *   - the fast hash: the word's 8-byte chunks (in the machine's byte order, the last one
+ *     zero-padded) folded with 64x64->128-bit multiplications by secret constants, and two
+ *     rounds more;
  *   - SipHash-1-3 (CPython's hash for str), a keyed pseudorandom function. A Vocabulary switches
  *     to it for good, rehashing its words, if lookups ever inspect more than
  *     FLOOD_PROBES_PER_LOOKUP slots per lookup on average (plus FLOOD_SLACK): whatever the words,
@@ -112,33 +121,33 @@ static inline uint64_t mum(uint64_t a, uint64_t b)
     return (uint64_t)product ^ (uint64_t)(product >> 64);
 }
 
-typedef struct {
-    uint64_t state, chunk;
-    Py_ssize_t length;
-} FastHash;
-
-static inline void fast_hash_start(FastHash *f)
+static inline uint64_t load64(const char *s)
 {
-    f->state = hash_key[2];
-    f->chunk = 0;
-    f->length = 0;
+    uint64_t chunk;
+    memcpy(&chunk, s, sizeof chunk);
+    return chunk;
 }
 
-static inline void fast_hash_byte(FastHash *f, unsigned char c)
+/* Bytes s[0:n] (n <= 8) as the chunk load64 reads when zeros follow them. */
+static inline uint64_t partial_chunk(const char *s, Py_ssize_t n)
 {
-    f->chunk |= (uint64_t)c << (8 * (f->length & 7)); /* little-endian chunks */
-    if ((++f->length & 7) == 0) {
-        f->state = mum(f->state ^ f->chunk, hash_key[3]);
-        f->chunk = 0;
-    }
+    uint64_t chunk = 0;
+    memcpy(&chunk, s, (size_t)n);
+    return chunk;
 }
 
-/* Two rounds: one product by a constant leaves the low bits (the table's slot) poorly mixed
- * when words differ in a few bytes (w1 .. w99999); the high half of a second product depends on
- * every bit of the first. */
-static inline uint64_t fast_hash_finish(const FastHash *f)
+/* The fast hash of s[0:n]; `padded`: 8 zero bytes follow s[n - 1], so the last chunk is one load.
+ * Two rounds at the end: one product by a constant leaves the low bits (the table's slot) poorly
+ * mixed when words differ in a few bytes (w1 .. w99999); the high half of a second product
+ * depends on every bit of the first. */
+static inline uint64_t fast_hash(const char *s, Py_ssize_t n, int padded)
 {
-    uint64_t first = mum(f->state ^ f->chunk ^ hash_key[4], (uint64_t)f->length ^ hash_key[5]);
+    uint64_t state = hash_key[2];
+    Py_ssize_t whole = n & ~(Py_ssize_t)7;
+    for (Py_ssize_t i = 0; i < whole; i += 8)
+        state = mum(state ^ load64(s + i), hash_key[3]);
+    uint64_t last = padded ? load64(s + whole) : partial_chunk(s + whole, n - whole);
+    uint64_t first = mum(state ^ last ^ hash_key[4], (uint64_t)n ^ hash_key[5]);
     return mum(first ^ hash_key[6], hash_key[7]);
 }
 
@@ -193,11 +202,7 @@ static uint64_t word_hash(const Vocabulary *v, const char *s, Py_ssize_t n)
 {
     if (v->siphash)
         return siphash13(s, n);
-    FastHash f;
-    fast_hash_start(&f);
-    for (Py_ssize_t i = 0; i < n; i++)
-        fast_hash_byte(&f, (unsigned char)s[i]);
-    return v->weak ? 0 : fast_hash_finish(&f);
+    return v->weak ? 0 : fast_hash(s, n, 0);
 }
 
 /* The per-process keys, from os.urandom; -1 with an exception set on failure. */
@@ -223,78 +228,68 @@ static int init_hash_key(void)
     return 0;
 }
 
+/* A table of n_slots empty slots, or NULL. */
+static Slot *empty_slots(Py_ssize_t n_slots)
+{
+    Slot *slots = malloc(sizeof(Slot) * (size_t)n_slots);
+    if (slots)
+        for (Py_ssize_t i = 0; i < n_slots; i++)
+            slots[i].id = -1;
+    return slots;
+}
+
+/* Put a slot into a table without it (no slot holds the same word). */
+static void place_slot(Slot *slots, Py_ssize_t n_slots, Slot slot)
+{
+    Py_ssize_t j = (Py_ssize_t)(slot.hash & (uint64_t)(n_slots - 1));
+    while (slots[j].id >= 0)
+        j = (j + 1) & (n_slots - 1);
+    slots[j] = slot;
+}
+
 static int vocabulary_grow(Vocabulary *v)
 {
     Py_ssize_t n_slots = v->n_slots ? v->n_slots * 2 : 1024;
-    uint64_t *hashes = malloc(sizeof(uint64_t) * (size_t)n_slots);
-    int32_t *ids = malloc(sizeof(int32_t) * (size_t)n_slots);
-    if (!hashes || !ids) {
-        free(hashes);
-        free(ids);
+    Slot *slots = empty_slots(n_slots);
+    if (!slots)
         return -1;
-    }
-    memset(ids, -1, sizeof(int32_t) * (size_t)n_slots);
-    for (Py_ssize_t i = 0; i < v->n_slots; i++) {
-        if (v->slot_id[i] < 0)
-            continue;
-        Py_ssize_t j = (Py_ssize_t)(v->slot_hash[i] & (uint64_t)(n_slots - 1));
-        while (ids[j] >= 0)
-            j = (j + 1) & (n_slots - 1);
-        hashes[j] = v->slot_hash[i];
-        ids[j] = v->slot_id[i];
-    }
-    free(v->slot_hash);
-    free(v->slot_id);
-    v->slot_hash = hashes;
-    v->slot_id = ids;
+    for (Py_ssize_t i = 0; i < v->n_slots; i++)
+        if (v->slots[i].id >= 0)
+            place_slot(slots, n_slots, v->slots[i]);
+    free(v->slots);
+    v->slots = slots;
     v->n_slots = n_slots;
     return 0;
 }
 
-/* s[0:n] == t[0:n]; short words (most) without a call to memcmp. */
-static inline int same_bytes(const char *s, const char *t, Py_ssize_t n)
-{
-    if (n > 16)
-        return memcmp(s, t, (size_t)n) == 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (s[i] != t[i])
-            return 0;
-    return 1;
-}
 
 /* Rehash every word with SipHash-1-3 into a fresh table of the same size; -1 on memory error. */
 static int vocabulary_switch_to_siphash(Vocabulary *v)
 {
-    uint64_t *hashes = malloc(sizeof(uint64_t) * (size_t)v->n_slots);
-    int32_t *ids = malloc(sizeof(int32_t) * (size_t)v->n_slots);
-    if (!hashes || !ids) {
-        free(hashes);
-        free(ids);
+    Slot *slots = empty_slots(v->n_slots);
+    if (!slots)
         return -1;
-    }
-    memset(ids, -1, sizeof(int32_t) * (size_t)v->n_slots);
     const int64_t *offsets = (const int64_t *)v->offsets.data;
-    for (Py_ssize_t id = 0; id < v->n_words; id++) {
-        Py_ssize_t length = (Py_ssize_t)(offsets[id + 1] - offsets[id]);
-        uint64_t h = siphash13(v->text.data + offsets[id], length);
-        Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(v->n_slots - 1));
-        while (ids[j] >= 0)
-            j = (j + 1) & (v->n_slots - 1);
-        hashes[j] = h;
-        ids[j] = (int32_t)id;
+    for (Py_ssize_t i = 0; i < v->n_slots; i++) {
+        Slot slot = v->slots[i];
+        if (slot.id < 0)
+            continue;
+        slot.hash = siphash13(v->text.data + offsets[slot.id], slot.length);
+        place_slot(slots, v->n_slots, slot);
     }
-    free(v->slot_hash);
-    free(v->slot_id);
-    v->slot_hash = hashes;
-    v->slot_id = ids;
+    free(v->slots);
+    v->slots = slots;
     v->siphash = 1;
     return 0;
 }
 
-/* The id of a word whose word_hash is h, adding it when new; -1 on memory error. */
-static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_t h)
+/* The id of the word s[0:n], whose word_hash is h and whose first 8 bytes (zero-padded) are
+ * head, adding it when new; -1 on memory error. */
+static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_t h, uint64_t head)
 {
     if (2 * (v->n_words + 1) > v->n_slots && vocabulary_grow(v) < 0)
+        return -1;
+    if (n > INT32_MAX)
         return -1;
     Py_ssize_t mask = v->n_slots - 1;
     Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)mask);
@@ -302,15 +297,12 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
     int32_t id = -1;
     v->lookups++;
     v->probes++;
-    while (v->slot_id[j] >= 0) {
+    for (const Slot *slot = v->slots + j; slot->id >= 0; slot = v->slots + j) {
         v->probes++;
-        if (v->slot_hash[j] == h) {
-            int32_t found = v->slot_id[j];
-            int64_t start = offsets[found], end = offsets[found + 1];
-            if (end - start == n && same_bytes(v->text.data + start, s, n)) {
-                id = found;
-                break;
-            }
+        if (slot->hash == h && slot->length == n && slot->head == head &&
+            (n <= 8 || memcmp(v->text.data + offsets[slot->id] + 8, s + 8, (size_t)n - 8) == 0)) {
+            id = slot->id;
+            break;
         }
         j = (j + 1) & mask;
     }
@@ -319,8 +311,7 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
             return -1;
         if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
             return -1;
-        v->slot_hash[j] = h;
-        v->slot_id[j] = (int32_t)v->n_words;
+        v->slots[j] = (Slot){h, head, (int32_t)v->n_words, (int32_t)n};
         id = (int32_t)v->n_words++;
     }
     if (!v->siphash && v->probes > FLOOD_PROBES_PER_LOOKUP * v->lookups + FLOOD_SLACK &&
@@ -344,8 +335,7 @@ static int vocabulary_init(Vocabulary *self, PyObject *args, PyObject *kwds)
 
 static void vocabulary_dealloc(Vocabulary *self)
 {
-    free(self->slot_hash);
-    free(self->slot_id);
+    free(self->slots);
     buffer_free(&self->text);
     buffer_free(&self->offsets);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -412,12 +402,12 @@ typedef struct {
  * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
  * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
  */
-/* Look a word up (adding it when new) and append its id; -1 on memory error. */
-static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length,
-                              const FastHash *f)
+/* Look a word up (adding it when new) and append its id; -1 on memory error. 8 zero bytes
+ * follow the word. */
+static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length)
 {
-    uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash_finish(f);
-    int32_t id = vocabulary_id(v, word, length, h);
+    uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash(word, length, 1);
+    int32_t id = vocabulary_id(v, word, length, h, load64(word));
     if (id < 0)
         return -1;
     Buffer *ids = &e->ids;
@@ -435,7 +425,7 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
     const Py_ssize_t n = text.length;
     const int kind = text.kind;
     const void *data = text.data;
-    if (buffer_reserve(&e->word, n) < 0)
+    if (buffer_reserve(&e->word, n + 8) < 0) /* a word and 8 zero bytes */
         return -1;
     char *word = e->word.data;
     Py_ssize_t i = 0;
@@ -451,14 +441,11 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
                 continue;
             }
             Py_ssize_t length = 0;
-            FastHash f;
-            fast_hash_start(&f);
-            do {
+            do
                 word[length++] = (char)lower;
-                fast_hash_byte(&f, lower);
-                i++;
-            } while (i < n && (lower = latin1_token_byte[latin1[i]]) != 0);
-            if (encode_word(v, e, word, length, &f) < 0)
+            while (++i < n && (lower = latin1_token_byte[latin1[i]]) != 0);
+            memset(word + length, 0, 8);
+            if (encode_word(v, e, word, length) < 0)
                 return -1;
         }
         return encoded_close_sentence(e, sentence_start);
@@ -473,15 +460,13 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
             continue;
         }
         Py_ssize_t length = 0;
-        FastHash f;
-        fast_hash_start(&f);
         do {
             word[length++] = (char)lower;
-            fast_hash_byte(&f, lower);
             i++;
             lower = i < n ? token_char(PyUnicode_READ(kind, data, i)) : 0;
         } while (lower);
-        if (encode_word(v, e, word, length, &f) < 0)
+        memset(word + length, 0, 8);
+        if (encode_word(v, e, word, length) < 0)
             return -1;
     }
     return encoded_close_sentence(e, sentence_start);
@@ -531,7 +516,8 @@ static int encode_tokens(Vocabulary *v, Encoded *e, PyObject *sentences, int64_t
                 Py_DECREF(fast);
                 return -1;
             }
-            int32_t id = vocabulary_id(v, utf8, length, word_hash(v, utf8, length));
+            uint64_t head = partial_chunk(utf8, length < 8 ? length : 8);
+            int32_t id = vocabulary_id(v, utf8, length, word_hash(v, utf8, length), head);
             Py_XDECREF(encoded);
             if (id < 0 || buffer_push_i32(&e->ids, id) < 0) {
                 Py_DECREF(tokens);
@@ -755,6 +741,16 @@ typedef struct {
     const int64_t *documents;
 } Corpus;
 
+/* A pair of texts in ids of its own (see OwnIds below): document REF_DOC of `texts` is the
+ * reference, PRED_DOC the prediction; ids run 0 .. n_ids - 1. */
+typedef struct {
+    Corpus texts;
+    int32_t n_ids;
+    const int32_t *ref_counts; /* occurrences of each id in the reference */
+} Pair;
+
+enum { REF_DOC = 0, PRED_DOC = 1 };
+
 /*
  * The most bytes one table of a pair may take (skip-bigram pairs, an LCS or ROUGE-W traceback)
  * before the kernels switch to a method that needs less memory and more time; the tests lower it
@@ -770,11 +766,9 @@ typedef struct {
     int32_t *value_a;
     int32_t *value_b;
     uint32_t current;
-    /* Remaining unigram counts of both texts for ROUGE-Lsum, with a generation of their own. */
-    uint32_t *count_stamp;
+    /* Remaining unigram counts of both texts (clipped unigram hits, ROUGE-Lsum, ROUGE-W). */
     int32_t *left_ref;
     int32_t *left_pred;
-    uint32_t count_current;
     Py_ssize_t vocab_size;
     Buffer scratch_a; /* bit masks / n-gram hash tables */
     Buffer scratch_b; /* LCS column vectors */
@@ -792,12 +786,9 @@ static int workspace_init(Workspace *w, Py_ssize_t vocab_size, Py_ssize_t budget
     w->stamp = calloc(n, sizeof(uint32_t));
     w->value_a = malloc(n * sizeof(int32_t));
     w->value_b = malloc(n * sizeof(int32_t));
-    w->count_stamp = calloc(n, sizeof(uint32_t));
     w->left_ref = malloc(n * sizeof(int32_t));
     w->left_pred = malloc(n * sizeof(int32_t));
-    return (w->stamp && w->value_a && w->value_b && w->count_stamp && w->left_ref && w->left_pred)
-               ? 0
-               : -1;
+    return (w->stamp && w->value_a && w->value_b && w->left_ref && w->left_pred) ? 0 : -1;
 }
 
 static void workspace_free(Workspace *w)
@@ -805,7 +796,6 @@ static void workspace_free(Workspace *w)
     free(w->stamp);
     free(w->value_a);
     free(w->value_b);
-    free(w->count_stamp);
     free(w->left_ref);
     free(w->left_pred);
     buffer_free(&w->scratch_a);
@@ -842,18 +832,29 @@ static void *scratch(Buffer *b, size_t bytes)
     return b->data;
 }
 
-/* Clipped overlap of unigrams. */
-static int64_t unigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
-                            int64_t n_ref)
+/* The tokens of a document, which are contiguous in ids. */
+static inline const int32_t *document_tokens(const Corpus *c, int64_t doc, int64_t *n)
 {
-    workspace_next(w);
-    for (int64_t i = 0; i < n_ref; i++)
-        (*workspace_slot(w, ref[i], w->value_a, 0))++;
+    int64_t start = c->sentences[c->documents[doc]], end = c->sentences[c->documents[doc + 1]];
+    *n = end - start;
+    return c->ids + start;
+}
+
+/* Clipped overlap of the unigrams of the prediction's first n_pred tokens and of the reference,
+ * less its last token when drop_last_ref (ROUGE-SU's unigrams). */
+static int64_t unigram_hits(Workspace *w, const Pair *p, int64_t n_pred, int drop_last_ref)
+{
+    int64_t n_ref;
+    const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
+    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &(int64_t){0});
+    int32_t *left = w->left_ref;
+    memcpy(left, p->ref_counts, (size_t)p->n_ids * sizeof(int32_t));
+    if (drop_last_ref && n_ref > 0)
+        left[ref[n_ref - 1]]--;
     int64_t hits = 0;
     for (int64_t j = 0; j < n_pred; j++) {
-        int32_t *left = workspace_slot(w, pred[j], w->value_a, 0);
-        if (*left > 0) {
-            (*left)--;
+        if (left[pred[j]] > 0) {
+            left[pred[j]]--;
             hits++;
         }
     }
@@ -1185,10 +1186,12 @@ static int skip_hits_by_table(Workspace *w, const SharedTexts *s, const int64_t 
  * less, and never a table larger than the workspace's budget. A gap that reaches across a whole
  * text is no limit: rougeS999999 costs what rougeS* costs.
  */
-static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, const int32_t *pred,
-                              int64_t n_pred, const int32_t *ref, int64_t n_ref, double *hit,
-                              double *pred_base, double *ref_base)
+static int skip_bigram_counts(Workspace *w, const Pair *p, int max_gap, int with_unigrams,
+                              double *hit, double *pred_base, double *ref_base)
 {
+    int64_t n_pred, n_ref;
+    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &n_pred);
+    const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
     int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
     int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
     int64_t hits = 0;
@@ -1216,7 +1219,7 @@ static int skip_bigram_counts(Workspace *w, int max_gap, int with_unigrams, cons
     int64_t unigrams_pred = with_unigrams && n_pred > 1 ? n_pred - 1 : 0;
     int64_t unigrams_ref = with_unigrams && n_ref > 1 ? n_ref - 1 : 0;
     if (unigrams_pred && unigrams_ref)
-        hits += unigram_hits(w, pred, unigrams_pred, ref, unigrams_ref);
+        hits += unigram_hits(w, p, unigrams_pred, 1);
     *hit = (double)hits;
     *pred_base = (double)(pairs_pred + unigrams_pred);
     *ref_base = (double)(pairs_ref + unigrams_ref);
@@ -1489,27 +1492,15 @@ static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, i
     return 0;
 }
 
-/* Unigram counts of both texts, to clip ROUGE-Lsum and ROUGE-W hits (own stamp generation). */
-static void load_unigram_counts(Workspace *w, const int32_t *pred, int64_t n_pred,
-                                const int32_t *ref, int64_t n_ref)
+/* Unigram counts of both texts, to clip ROUGE-Lsum and ROUGE-W hits. */
+static void load_unigram_counts(Workspace *w, const Pair *p)
 {
-    if (++w->count_current == 0) {
-        memset(w->count_stamp, 0, (size_t)w->vocab_size * sizeof(uint32_t));
-        w->count_current = 1;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        const int32_t *tokens = pass ? pred : ref;
-        int32_t *left = pass ? w->left_pred : w->left_ref;
-        for (int64_t t = 0, end = pass ? n_pred : n_ref; t < end; t++) {
-            int32_t token = tokens[t];
-            if (w->count_stamp[token] != w->count_current) {
-                w->count_stamp[token] = w->count_current;
-                w->left_ref[token] = 0;
-                w->left_pred[token] = 0;
-            }
-            left[token]++;
-        }
-    }
+    int64_t n_pred;
+    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &n_pred);
+    memcpy(w->left_ref, p->ref_counts, (size_t)p->n_ids * sizeof(int32_t));
+    memset(w->left_pred, 0, (size_t)p->n_ids * sizeof(int32_t));
+    for (int64_t t = 0; t < n_pred; t++)
+        w->left_pred[pred[t]]++;
 }
 
 /* 1 when both texts still have an unused occurrence of token (both are then used), else 0. */
@@ -1522,26 +1513,16 @@ static inline int take_unigram(Workspace *w, int32_t token)
     return 1;
 }
 
-/* The tokens of a document, which are contiguous in ids. */
-static inline const int32_t *document_tokens(const Corpus *c, int64_t doc, int64_t *n)
-{
-    int64_t start = c->sentences[c->documents[doc]], end = c->sentences[c->documents[doc + 1]];
-    *n = end - start;
-    return c->ids + start;
-}
-
 /* Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). */
-static int summary_lcs_hits(Workspace *w, const Corpus *c, int64_t pred_doc, int64_t ref_doc,
-                            int64_t *out)
+static int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
 {
     *out = 0;
-    int64_t p_first = c->documents[pred_doc], p_last = c->documents[pred_doc + 1];
-    int64_t r_first = c->documents[ref_doc], r_last = c->documents[ref_doc + 1];
+    const Corpus *c = &p->texts;
+    int64_t p_first = c->documents[PRED_DOC], p_last = c->documents[PRED_DOC + 1];
+    int64_t r_first = c->documents[REF_DOC], r_last = c->documents[REF_DOC + 1];
     const int32_t *ids = c->ids;
-    int64_t hits = 0, n_pred, n_ref;
-    const int32_t *pred_all = document_tokens(c, pred_doc, &n_pred);
-    const int32_t *ref_all = document_tokens(c, ref_doc, &n_ref);
-    load_unigram_counts(w, pred_all, n_pred, ref_all, n_ref);
+    int64_t hits = 0;
+    load_unigram_counts(w, p);
     int status = 0;
     for (int64_t rs = r_first; rs < r_last; rs++) {
         const int32_t *ref = ids + c->sentences[rs];
@@ -1719,13 +1700,14 @@ static double *weight_powers(Workspace *w, int64_t top, double weight)
  * runs of each ref sentence's union of weighted-LCS tracebacks; pred_base = f(n); ref_base =
  * f(sum over ref sentences of f(|r|)), f(k) = k**weight.
  */
-static int weighted_lcs_counts(Workspace *w, const Corpus *c, int64_t pred_doc, int64_t ref_doc,
-                               double weight, double *hit, double *pred_base, double *ref_base)
+static int weighted_lcs_counts(Workspace *w, const Pair *p, double weight, double *hit,
+                               double *pred_base, double *ref_base)
 {
-    int64_t n_pred, n_ref;
-    const int32_t *pred_all = document_tokens(c, pred_doc, &n_pred);
-    const int32_t *ref_all = document_tokens(c, ref_doc, &n_ref);
-    load_unigram_counts(w, pred_all, n_pred, ref_all, n_ref);
+    const Corpus *c = &p->texts;
+    const int64_t pred_doc = PRED_DOC, ref_doc = REF_DOC;
+    int64_t n_pred;
+    document_tokens(c, pred_doc, &n_pred);
+    load_unigram_counts(w, p);
     int64_t longest = longest_sentence(c, pred_doc);
     if (longest_sentence(c, ref_doc) > longest)
         longest = longest_sentence(c, ref_doc);
@@ -1773,17 +1755,17 @@ typedef struct {
     double x; /* ROUGE-W's weight; for skip-bigrams, 1.0 adds unigrams */
 } MeasureSpec;
 
-static int count_one(Workspace *w, const Corpus *c, MeasureSpec spec, int64_t pred_doc,
-                     int64_t ref_doc, double *hit, double *pred_base, double *ref_base)
+static int count_one(Workspace *w, const Pair *p, MeasureSpec spec, double *hit,
+                     double *pred_base, double *ref_base)
 {
     int64_t n_pred, n_ref, hits = 0;
-    const int32_t *pred = document_tokens(c, pred_doc, &n_pred);
-    const int32_t *ref = document_tokens(c, ref_doc, &n_ref);
+    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &n_pred);
+    const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
     int status = 0;
     switch (spec.kind) {
     case KIND_NGRAM:
         if (spec.n == 1)
-            hits = unigram_hits(w, pred, n_pred, ref, n_ref);
+            hits = unigram_hits(w, p, n_pred, 0);
         else if (spec.n == 2)
             status = bigram_hits(w, pred, n_pred, ref, n_ref, &hits);
         else
@@ -1797,20 +1779,161 @@ static int count_one(Workspace *w, const Corpus *c, MeasureSpec spec, int64_t pr
         *ref_base = (double)n_ref;
         break;
     case KIND_SUMMARY_LCS:
-        status = summary_lcs_hits(w, c, pred_doc, ref_doc, &hits);
+        status = summary_lcs_hits(w, p, &hits);
         *pred_base = (double)n_pred;
         *ref_base = (double)n_ref;
         break;
     case KIND_WEIGHTED_LCS:
-        return weighted_lcs_counts(w, c, pred_doc, ref_doc, spec.x, hit, pred_base, ref_base);
+        return weighted_lcs_counts(w, p, spec.x, hit, pred_base, ref_base);
     case KIND_SKIP_BIGRAM:
-        return skip_bigram_counts(w, spec.n, spec.x == 1.0, pred, n_pred, ref, n_ref, hit,
-                                  pred_base, ref_base);
+        return skip_bigram_counts(w, p, spec.n, spec.x == 1.0, hit, pred_base, ref_base);
     default:
         return -2;
     }
     *hit = (double)hits;
     return status;
+}
+
+/*
+ * A pair rewritten in ids of its own: the reference's words are numbered 0 .. k - 1 in order of
+ * first appearance, and every prediction word absent from the reference becomes k (no hit can
+ * involve it). Every kernel gives the same counts on these ids as on the vocabulary's, since a
+ * hit always pairs equal words of both texts; but their per-word scratch then stays within the
+ * first k + 1 entries, in cache, instead of spreading over the vocabulary. Pairs are visited
+ * reference by reference, so a reference shared by several predictions is rewritten once.
+ * Document 0 is the reference, document 1 the prediction.
+ */
+typedef struct {
+    uint32_t *stamp; /* per vocabulary word: == current when the reference holds it */
+    int32_t *id;     /* its own id, where stamped */
+    uint32_t current;
+    Py_ssize_t vocab_size;
+    int32_t absent;         /* the id of prediction words the reference lacks */
+    Py_ssize_t ref_tokens;  /* ids of the reference, at the start of ids */
+    Py_ssize_t ref_offsets; /* its sentence offsets (with the leading 0), at the start of offsets */
+    Buffer ids;             /* int32 */
+    Buffer offsets;         /* int64 token offsets of sentences */
+    Buffer ref_counts;      /* int32 occurrences of each id in the reference */
+    int64_t documents[3];   /* sentence offsets of the two documents */
+} OwnIds;
+
+static int own_ids_init(OwnIds *o, Py_ssize_t vocab_size)
+{
+    memset(o, 0, sizeof *o);
+    o->vocab_size = vocab_size;
+    o->stamp = calloc((size_t)(vocab_size > 0 ? vocab_size : 1), sizeof(uint32_t));
+    o->id = malloc((size_t)(vocab_size > 0 ? vocab_size : 1) * sizeof(int32_t));
+    return o->stamp && o->id ? 0 : -1;
+}
+
+static void own_ids_free(OwnIds *o)
+{
+    free(o->stamp);
+    free(o->id);
+    buffer_free(&o->ids);
+    buffer_free(&o->offsets);
+    buffer_free(&o->ref_counts);
+}
+
+/* Room for document doc in o (and its reference counts when is_ref); the document's first and
+ * last token; NULL on memory error. */
+static int own_ids_reserve(OwnIds *o, const Corpus *c, int64_t doc, int is_ref, int64_t *first,
+                           int64_t *last)
+{
+    *first = c->sentences[c->documents[doc]];
+    *last = c->sentences[c->documents[doc + 1]];
+    int64_t n_sentences = c->documents[doc + 1] - c->documents[doc];
+    return buffer_reserve(&o->ids, (Py_ssize_t)((*last - *first) * 4)) < 0 ||
+                   buffer_reserve(&o->offsets, (Py_ssize_t)(n_sentences * 8)) < 0 ||
+                   (is_ref &&
+                    buffer_reserve(&o->ref_counts, (Py_ssize_t)((*last - *first + 1) * 4)) < 0)
+               ? -1
+               : 0;
+}
+
+/* Append the sentence offsets of document doc, whose tokens were just appended to o->ids. */
+static void own_ids_close(OwnIds *o, const Corpus *c, int64_t doc, int64_t first, int64_t last)
+{
+    int64_t *ends = (int64_t *)(o->offsets.data + o->offsets.len);
+    const int64_t base = o->ids.len / 4 - first;
+    for (int64_t s = c->documents[doc]; s < c->documents[doc + 1]; s++)
+        *ends++ = c->sentences[s + 1] + base;
+    o->offsets.len += (Py_ssize_t)((c->documents[doc + 1] - c->documents[doc]) * 8);
+    o->ids.len += (Py_ssize_t)((last - first) * 4);
+}
+
+/* Start a new reference: rewrite it, numbering its words, and count them; -1 on memory error. */
+static int own_ids_set_reference(OwnIds *o, const Corpus *c, int64_t ref_doc)
+{
+    if (++o->current == 0) { /* wrapped: clear once every 2^32 references */
+        memset(o->stamp, 0, (size_t)(o->vocab_size > 0 ? o->vocab_size : 1) * sizeof(uint32_t));
+        o->current = 1;
+    }
+    o->ids.len = 0;
+    o->offsets.len = 0;
+    int64_t first, last;
+    if (buffer_push_i64(&o->offsets, 0) < 0 || own_ids_reserve(o, c, ref_doc, 1, &first, &last) < 0)
+        return -1;
+    int32_t *out = (int32_t *)o->ids.data, *counts = (int32_t *)o->ref_counts.data, k = 0;
+    for (int64_t t = first; t < last; t++) {
+        int32_t word = c->ids[t];
+        if (o->stamp[word] != o->current) {
+            o->stamp[word] = o->current;
+            o->id[word] = k;
+            counts[k++] = 0;
+        }
+        counts[o->id[word]]++;
+        *out++ = o->id[word];
+    }
+    counts[k] = 0;
+    o->absent = k;
+    own_ids_close(o, c, ref_doc, first, last);
+    o->ref_tokens = o->ids.len;
+    o->ref_offsets = o->offsets.len;
+    o->documents[0] = 0;
+    o->documents[1] = o->offsets.len / 8 - 1;
+    return 0;
+}
+
+/* Rewrite a prediction against the current reference; -1 on memory error. */
+static int own_ids_set_prediction(OwnIds *o, const Corpus *c, int64_t pred_doc)
+{
+    o->ids.len = o->ref_tokens;
+    o->offsets.len = o->ref_offsets;
+    int64_t first, last;
+    if (own_ids_reserve(o, c, pred_doc, 0, &first, &last) < 0)
+        return -1;
+    /* In locals: the stores through out could otherwise alias them, and reload them. */
+    const uint32_t *stamp = o->stamp, current = o->current;
+    const int32_t *own_id = o->id, absent = o->absent, *ids = c->ids;
+    int32_t *out = (int32_t *)(o->ids.data + o->ids.len);
+    for (int64_t t = first; t < last; t++) {
+        int32_t word = ids[t], id = own_id[word];
+        *out++ = stamp[word] == current ? id : absent; /* no branch */
+    }
+    own_ids_close(o, c, pred_doc, first, last);
+    o->documents[2] = o->offsets.len / 8 - 1;
+    return 0;
+}
+
+/* The pairs' indexes ordered by reference document (stable), or NULL on memory error. */
+static Py_ssize_t *pairs_by_reference(const int64_t *ref_docs, Py_ssize_t n_pairs, Py_ssize_t n_docs)
+{
+    Py_ssize_t *order = malloc((size_t)(n_pairs ? n_pairs : 1) * sizeof(Py_ssize_t));
+    Py_ssize_t *start = calloc((size_t)n_docs + 1, sizeof(Py_ssize_t));
+    if (!order || !start) {
+        free(order);
+        free(start);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n_pairs; k++)
+        start[ref_docs[k] + 1]++;
+    for (Py_ssize_t d = 0; d < n_docs; d++)
+        start[d + 1] += start[d];
+    for (Py_ssize_t k = 0; k < n_pairs; k++)
+        order[start[ref_docs[k]]++] = k;
+    free(start);
+    return order;
 }
 
 static int measure_spec_valid(MeasureSpec spec)
@@ -1918,22 +2041,42 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
         goto release;
     double *out = (double *)PyBytes_AS_STRING(result);
     Corpus corpus = {ids.buf, sent.buf, docs.buf};
-    Workspace w;
+    Workspace w = {0};
+    OwnIds own = {0};
     int status = 0;
     Py_ssize_t budget = table_budget;
     Py_BEGIN_ALLOW_THREADS
-    if (workspace_init(&w, vocab_size, budget) < 0) {
+    Py_ssize_t *order = pairs_by_reference(ref_docs, n_pairs, n_docs);
+    /* Own ids number at most the vocabulary's words, plus one for the absent ones. */
+    if (!order || workspace_init(&w, vocab_size + 1, budget) < 0 ||
+        own_ids_init(&own, vocab_size) < 0) {
         status = -1;
     } else {
-        for (Py_ssize_t k = 0; k < n_pairs && status == 0; k++) {
+        for (Py_ssize_t i = 0; i < n_pairs && status == 0; i++) {
+            Py_ssize_t k = order[i];
+            if ((i == 0 || ref_docs[k] != ref_docs[order[i - 1]]) &&
+                own_ids_set_reference(&own, &corpus, ref_docs[k]) < 0) {
+                status = -1;
+                break;
+            }
+            if (own_ids_set_prediction(&own, &corpus, pred_docs[k]) < 0) {
+                status = -1;
+                break;
+            }
+            Pair pair = {{(const int32_t *)own.ids.data, (const int64_t *)own.offsets.data,
+                          own.documents},
+                         own.absent + 1,
+                         (const int32_t *)own.ref_counts.data};
             for (Py_ssize_t m = 0; m < n_measures && status == 0; m++) {
                 double *row = out + m * 3 * n_pairs;
-                status = count_one(&w, &corpus, specs[m], pred_docs[k], ref_docs[k], row + k,
-                                   row + n_pairs + k, row + 2 * n_pairs + k);
+                status = count_one(&w, &pair, specs[m], row + k, row + n_pairs + k,
+                                   row + 2 * n_pairs + k);
             }
         }
     }
+    free(order);
     workspace_free(&w);
+    own_ids_free(&own);
     Py_END_ALLOW_THREADS
     if (status < 0) {
         Py_CLEAR(result);

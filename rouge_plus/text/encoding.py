@@ -294,13 +294,10 @@ class TextPipeline:
         if whole_too:
             items = self._items(texts, False, describe) + self._items(texts, True, describe)
         elif self._native_reads_whole(by_sentence):
+            # The compiled tokenizer reads ASCII texts as they are; each other text is prepared
+            # (passed on as it is when the compiled tokenizer can read it).
             items = texts
-            # Only a non-ASCII text the compiled tokenizer cannot read needs preparing.
-            native_when = self.tokenizer.native_when
-            if not all(native_when(text) for text in texts if not text.isascii()):
-                prepare = functools.partial(
-                    self._prepared, by_sentence=by_sentence, describe=describe
-                )
+            prepare = functools.partial(self._prepared, by_sentence=by_sentence, describe=describe)
         else:
             items = self._items(texts, by_sentence, describe)
         vocabulary = Vocabulary()
