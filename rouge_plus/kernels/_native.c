@@ -759,6 +759,12 @@ enum { REF_DOC = 0, PRED_DOC = 1 };
 static Py_ssize_t table_budget = (Py_ssize_t)32 << 20;
 /* A hash-table probe of a skip-bigram costs about as much as this many steps of a pass. */
 #define SKIP_PROBE_COST 4.0
+/* Bit masks of a text of at most 64 * MASK_DENSITY tokens are rows indexed by word id; a longer
+ * text's words get full rows only where frequent enough (see build_masks). */
+#define MASK_DENSITY 4
+/* Bigrams of a pair of at most this many ids squared are counted in a table indexed by both ids;
+ * others in a hash table. */
+#define BIGRAM_TABLE_IDS 256
 
 typedef struct {
     /* Per-word scratch, valid where stamp[id] == current: reset in O(1) per use. */
@@ -770,6 +776,8 @@ typedef struct {
     int32_t *left_ref;
     int32_t *left_pred;
     Py_ssize_t vocab_size;
+    uint64_t *masks_by_id; /* MASK_DENSITY words per id, zero outside build_masks .. release_masks */
+    int32_t *bigram_table; /* BIGRAM_TABLE_IDS ** 2 counts, zero outside bigram_hits */
     Buffer scratch_a; /* bit masks / n-gram hash tables */
     Buffer scratch_b; /* LCS column vectors */
     Buffer scratch_c; /* union marks */
@@ -788,7 +796,13 @@ static int workspace_init(Workspace *w, Py_ssize_t vocab_size, Py_ssize_t budget
     w->value_b = malloc(n * sizeof(int32_t));
     w->left_ref = malloc(n * sizeof(int32_t));
     w->left_pred = malloc(n * sizeof(int32_t));
-    return (w->stamp && w->value_a && w->value_b && w->left_ref && w->left_pred) ? 0 : -1;
+    /* Zeroed pages that stay untouched until used. */
+    w->masks_by_id = calloc(n * MASK_DENSITY, sizeof(uint64_t));
+    w->bigram_table = calloc(BIGRAM_TABLE_IDS * BIGRAM_TABLE_IDS, sizeof(int32_t));
+    return (w->stamp && w->value_a && w->value_b && w->left_ref && w->left_pred &&
+            w->masks_by_id && w->bigram_table)
+               ? 0
+               : -1;
 }
 
 static void workspace_free(Workspace *w)
@@ -798,6 +812,8 @@ static void workspace_free(Workspace *w)
     free(w->value_b);
     free(w->left_ref);
     free(w->left_pred);
+    free(w->masks_by_id);
+    free(w->bigram_table);
     buffer_free(&w->scratch_a);
     buffer_free(&w->scratch_b);
     buffer_free(&w->scratch_c);
@@ -1011,13 +1027,31 @@ static int has_stamped_word(const Workspace *w, const int32_t *tokens, int64_t n
     return 0;
 }
 
-/* Clipped overlap of bigrams, on packed keys. */
-static int bigram_hits(Workspace *w, const int32_t *pred, int64_t n_pred, const int32_t *ref,
-                       int64_t n_ref, int64_t *hits_out)
+/* Clipped overlap of bigrams: in the table indexed by both ids when the pair has few ids, else
+ * in a hash table of packed keys. */
+static int bigram_hits(Workspace *w, const Pair *p, int64_t *hits_out)
 {
+    int64_t n_pred, n_ref;
+    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &n_pred);
+    const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
     *hits_out = 0;
     if (n_ref < 2 || n_pred < 2)
         return 0;
+    if (p->n_ids <= BIGRAM_TABLE_IDS) {
+        int32_t *count = w->bigram_table, n_ids = p->n_ids;
+        int64_t hits = 0;
+        for (int64_t i = 0; i + 1 < n_ref; i++)
+            count[ref[i] * n_ids + ref[i + 1]]++;
+        for (int64_t j = 0; j + 1 < n_pred; j++) {
+            int32_t *left = count + pred[j] * n_ids + pred[j + 1];
+            hits += *left > 0;
+            *left -= *left > 0;
+        }
+        for (int64_t i = 0; i + 1 < n_ref; i++)
+            count[ref[i] * n_ids + ref[i + 1]] = 0;
+        *hits_out = hits;
+        return 0;
+    }
     PairTable table;
     if (pair_table_init(w, &table, n_ref - 1) < 0)
         return -1;
@@ -1228,17 +1262,19 @@ static int skip_bigram_counts(Workspace *w, const Pair *p, int max_gap, int with
 
 /*
  * Match masks of a text for the bit-parallel LCS: for each of its words, the set of its positions
- * as n_words 64-bit words. A full mask per word would take distinct * n_words words, quadratic in
- * the length of a text of distinct words (3 GB for 160,000 of them), so only words with at least
- * n_words / MASK_DENSITY occurrences get a full mask (at most MASK_DENSITY * m words in all); the
- * others keep the list of their positions and have their mask set in `match`, a zeroed column,
- * for one step (at most n_words / MASK_DENSITY extra writes per step). value_b[id] says which:
- * >= 0 the row of a full mask, <= -2 the list -2 - value_b[id] of a listed word.
+ * as n_words 64-bit words. For a text of at most MASK_DENSITY words of 64 tokens (most texts and
+ * sentences), the masks are rows of the workspace's masks_by_id, indexed by word id (ids are a
+ * pair's own, so they are few), which release_masks zeroes again. A full mask per word would
+ * otherwise take distinct * n_words words, quadratic in the length of a text of distinct words
+ * (3 GB for 160,000 of them), so only words with at least n_words / MASK_DENSITY occurrences get a
+ * full mask (at most MASK_DENSITY * m words in all); the others keep the list of their positions
+ * and have their mask set in `match`, a zeroed column, for one step (at most n_words /
+ * MASK_DENSITY extra writes per step). value_b[id] says which: >= 0 the row of a full mask, <= -2
+ * the list -2 - value_b[id] of a listed word.
  */
-#define MASK_DENSITY 4
-
 typedef struct {
     int64_t n_words;
+    int by_id;           /* the masks are masks_by_id's rows, not numbered through value_b */
     uint64_t *dense;     /* full masks, n_words words each */
     int64_t *list_start; /* where each listed word's positions start in `positions`, plus an end */
     int64_t *positions;
@@ -1247,23 +1283,14 @@ typedef struct {
 
 static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_words, Masks *out)
 {
-    workspace_next(w);
-    if (n_words <= MASK_DENSITY) { /* every word has a full mask: one pass to number them */
-        int32_t dense = 0;
-        for (int64_t i = 0; i < m; i++) {
-            int32_t *row = workspace_slot(w, text[i], w->value_b, -1);
-            if (*row < 0)
-                *row = dense++;
-        }
-        uint64_t *area = scratch(&w->scratch_a, (size_t)(dense + 1) * (size_t)n_words * 8);
-        if (!area)
-            return -1;
-        memset(area, 0, (size_t)(dense + 1) * (size_t)n_words * 8);
-        *out = (Masks){n_words, area, NULL, NULL, area + (int64_t)dense * n_words};
+    if (n_words <= MASK_DENSITY) {
+        uint64_t *rows = w->masks_by_id;
+        *out = (Masks){n_words, 1, rows, NULL, NULL, NULL};
         for (int64_t i = 0; i < m; i++)
-            area[(int64_t)w->value_b[text[i]] * n_words + i / 64] |= 1ULL << (i % 64);
+            rows[(int64_t)text[i] * n_words + i / 64] |= 1ULL << (i % 64);
         return 0;
     }
+    workspace_next(w);
     for (int64_t i = 0; i < m; i++) /* value_a: occurrences; value_b: -1 until classified */
         (*workspace_slot(w, text[i], w->value_a, -1))++;
     int64_t dense = 0, listed = 0, listed_positions = 0;
@@ -1284,6 +1311,7 @@ static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_w
     if (!area)
         return -1;
     out->n_words = n_words;
+    out->by_id = 0;
     out->dense = area;
     out->match = area + dense * n_words;
     out->list_start = (int64_t *)(out->match + n_words);
@@ -1309,6 +1337,14 @@ static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_w
     return 0;
 }
 
+/* Zero the rows build_masks set for text (masks by id only: the others live in scratch). */
+static void release_masks(const Masks *masks, const int32_t *text, int64_t m)
+{
+    if (masks->by_id)
+        for (int64_t i = 0; i < m; i++)
+            masks->dense[(int64_t)text[i] * masks->n_words + i / 64] = 0;
+}
+
 /* One Hyyro step on the first n_words words of a column: column = (column + u) | (column & ~u),
  * u = column & match, with carries. The low words never depend on the high ones. */
 static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_words)
@@ -1327,6 +1363,10 @@ static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_w
 static inline void lcs_advance(const Workspace *w, const Masks *masks, uint64_t *column, int32_t id,
                                int64_t n_words)
 {
+    if (masks->by_id) {
+        lcs_step(column, masks->dense + (int64_t)id * masks->n_words, n_words);
+        return;
+    }
     if (w->stamp[id] != w->current)
         return;
     int32_t row = w->value_b[id];
@@ -1343,11 +1383,8 @@ static inline void lcs_advance(const Workspace *w, const Masks *masks, uint64_t 
         masks->match[*p / 64] = 0;
 }
 
-/* The mask of a word for a text of at most 64 tokens (every mask is full), 0 when absent. */
-static inline uint64_t short_mask(const Workspace *w, const Masks *masks, int32_t id)
-{
-    return w->stamp[id] == w->current ? masks->dense[w->value_b[id]] : 0;
-}
+/* The mask of a word for a text of at most 64 tokens (masks by id), 0 when absent. */
+static inline uint64_t short_mask(const Masks *masks, int32_t id) { return masks->dense[id]; }
 
 static inline uint64_t last_word_mask(int64_t m)
 {
@@ -1378,14 +1415,16 @@ static int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t
     if (n_words == 1) {
         uint64_t column = ~0ULL;
         for (int64_t j = 0; j < n; j++) {
-            uint64_t u = column & short_mask(w, &masks, pred[j]);
+            uint64_t u = column & short_mask(&masks, pred[j]);
             column = (column + u) | (column & ~u);
         }
         ones = __builtin_popcountll(column & last_word_mask(m));
     } else {
         uint64_t *column = scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
-        if (!column)
+        if (!column) {
+            release_masks(&masks, ref, m);
             return -1;
+        }
         memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
         for (int64_t j = 0; j < n; j++)
             lcs_advance(w, &masks, column, pred[j], n_words);
@@ -1393,6 +1432,7 @@ static int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t
         for (int64_t k = 0; k < n_words; k++)
             ones += __builtin_popcountll(column[k]);
     }
+    release_masks(&masks, ref, m);
     *out = m - ones;
     return 0;
 }
@@ -1405,7 +1445,7 @@ static void fill_columns(const Workspace *w, const Masks *masks, const int32_t *
     if (n_words == 1) { /* a ref sentence of at most 64 tokens (most): one register */
         uint64_t column = columns[0];
         for (int64_t t = 1; t <= count; t++) {
-            uint64_t u = column & short_mask(w, masks, pred[first + t - 1]);
+            uint64_t u = column & short_mask(masks, pred[first + t - 1]);
             column = (column + u) | (column & ~u);
             columns[t] = column;
         }
@@ -1544,6 +1584,7 @@ static int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
                 break;
             }
         }
+        release_masks(&masks, ref, m);
         if (status < 0)
             break;
         for (int64_t i = 0; i < m; i++)
@@ -1767,7 +1808,7 @@ static int count_one(Workspace *w, const Pair *p, MeasureSpec spec, double *hit,
         if (spec.n == 1)
             hits = unigram_hits(w, p, n_pred, 0);
         else if (spec.n == 2)
-            status = bigram_hits(w, pred, n_pred, ref, n_ref, &hits);
+            status = bigram_hits(w, p, &hits);
         else
             status = ngram_hits(w, spec.n, pred, n_pred, ref, n_ref, &hits);
         *pred_base = (double)(n_pred - spec.n + 1 > 0 ? n_pred - spec.n + 1 : 0);

@@ -37,6 +37,36 @@ def test_count_pairs_equal_python(pairs):
 
 
 @settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_pairs_sharing_documents_in_any_order_equal_python(data):
+    """Pairs are counted reference by reference, in ids of their own: any document may be the
+    prediction or the reference of several pairs, in any order."""
+    docs = data.draw(st.lists(documents, min_size=1, max_size=6))
+    doc = st.integers(0, len(docs) - 1)
+    chosen = data.draw(st.lists(st.tuples(doc, doc), min_size=1, max_size=12))
+    ids, sentences, bounds = corpus_arrays(docs)
+    pred_docs = np.array([p for p, _ in chosen], dtype=np.int64)
+    ref_docs = np.array([r for _, r in chosen], dtype=np.int64)
+    args = (ids, sentences, bounds, pred_docs, ref_docs, measures, 7)
+    ours = np.frombuffer(native.count_pairs(*args), dtype=np.float64).reshape(len(measures), 3, -1)
+    np.testing.assert_array_equal(ours, count_pairs_python(*args))
+
+
+@pytest.mark.parametrize("distinct", [40, 250, 600, 3000])
+def test_pairs_of_many_distinct_words_equal_python(distinct):
+    """Bigrams of a pair of up to 256 ids are counted in a table indexed by both ids, beyond
+    that in a hash table; texts of more than 256 tokens have numbered masks: all agree."""
+    rng = np.random.default_rng(distinct)
+    docs = [[rng.integers(0, distinct, 900).tolist()] for _ in range(3)]
+    docs.append([rng.integers(0, distinct, 60).tolist() for _ in range(3)])
+    ids, sentences, bounds = corpus_arrays(docs)
+    pred_docs, ref_docs = np.array([0, 1, 3, 2, 3]), np.array([1, 1, 0, 3, 3])
+    args = (ids, sentences, bounds, pred_docs, ref_docs, measures, distinct)
+    ours = np.frombuffer(native.count_pairs(*args), dtype=np.float64).reshape(len(measures), 3, -1)
+    np.testing.assert_array_equal(ours, count_pairs_python(*args))
+
+
+@settings(max_examples=200, deadline=None)
 @given(
     st.lists(
         st.one_of(
