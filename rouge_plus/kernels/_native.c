@@ -136,19 +136,31 @@ static inline uint64_t partial_chunk(const char *s, Py_ssize_t n)
     return chunk;
 }
 
-/* The fast hash of s[0:n]; `padded`: 8 zero bytes follow s[n - 1], so the last chunk is one load.
- * Two rounds at the end: one product by a constant leaves the low bits (the table's slot) poorly
- * mixed when words differ in a few bytes (w1 .. w99999); the high half of a second product
- * depends on every bit of the first. */
-static inline uint64_t fast_hash(const char *s, Py_ssize_t n, int padded)
+/* The fast hash in three steps: start, absorb each whole chunk, finish with the last (partial,
+ * zero-padded, possibly empty) chunk and the length. Two rounds at the end: one product by a
+ * constant leaves the low bits (the table's slot) poorly mixed when words differ in a few bytes
+ * (w1 .. w99999); the high half of a second product depends on every bit of the first. */
+static inline uint64_t fast_hash_start(void) { return hash_key[2]; }
+
+static inline uint64_t fast_hash_chunk(uint64_t state, uint64_t chunk)
 {
-    uint64_t state = hash_key[2];
-    Py_ssize_t whole = n & ~(Py_ssize_t)7;
-    for (Py_ssize_t i = 0; i < whole; i += 8)
-        state = mum(state ^ load64(s + i), hash_key[3]);
-    uint64_t last = padded ? load64(s + whole) : partial_chunk(s + whole, n - whole);
+    return mum(state ^ chunk, hash_key[3]);
+}
+
+static inline uint64_t fast_hash_finish(uint64_t state, uint64_t last, Py_ssize_t n)
+{
     uint64_t first = mum(state ^ last ^ hash_key[4], (uint64_t)n ^ hash_key[5]);
     return mum(first ^ hash_key[6], hash_key[7]);
+}
+
+/* The fast hash of s[0:n]. */
+static inline uint64_t fast_hash(const char *s, Py_ssize_t n)
+{
+    uint64_t state = fast_hash_start();
+    Py_ssize_t whole = n & ~(Py_ssize_t)7;
+    for (Py_ssize_t i = 0; i < whole; i += 8)
+        state = fast_hash_chunk(state, load64(s + i));
+    return fast_hash_finish(state, partial_chunk(s + whole, n - whole), n);
 }
 
 #define ROTL64(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
@@ -202,7 +214,7 @@ static uint64_t word_hash(const Vocabulary *v, const char *s, Py_ssize_t n)
 {
     if (v->siphash)
         return siphash13(s, n);
-    return v->weak ? 0 : fast_hash(s, n, 0);
+    return v->weak ? 0 : fast_hash(s, n);
 }
 
 /* The per-process keys, from os.urandom; -1 with an exception set on failure. */
@@ -391,6 +403,51 @@ static void init_token_bytes(void)
 
 static inline unsigned char token_char(Py_UCS4 c) { return c < 128 ? token_byte[c] : 0; }
 
+/*
+ * Eight bytes at a time (SWAR): the high bit of each byte of the result is set where the byte of
+ * x is a token character, [A-Za-z0-9] (bytes from 128 up are separators, as in latin1_token_byte).
+ * On the low 7 bits v of a byte, v + (128 - lo) reaches the high bit exactly when v >= lo, and
+ * v + (127 - hi) when v > hi; no sum carries into the next byte. Letters are tested on v | 0x20,
+ * which also lowercases them (digits already have that bit).
+ */
+#define BYTES(b) (0x0101010101010101ULL * (uint64_t)(b))
+static inline uint64_t token_bytes(uint64_t x)
+{
+    const uint64_t high = BYTES(0x80), v = x & ~high, folded = v | BYTES(0x20);
+    uint64_t letter = (folded + BYTES(128 - 'a')) & ~(folded + BYTES(127 - 'z'));
+    uint64_t digit = (v + BYTES(128 - '0')) & ~(v + BYTES(127 - '9'));
+    return (letter | digit) & ~x & high;
+}
+
+/* The mask of the first r bytes (in string order) of a chunk, 0 <= r <= 8. */
+static inline uint64_t first_bytes(int r)
+{
+    if (r == 8)
+        return ~0ULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return r ? ~0ULL << (64 - 8 * r) : 0;
+#else
+    return (1ULL << (8 * r)) - 1;
+#endif
+}
+
+/* The number of leading bytes (in string order) of a chunk whose marks (token_bytes) are set. */
+static inline int marked_prefix(uint64_t marks)
+{
+    uint64_t unmarked = ~marks & BYTES(0x80);
+    if (!unmarked)
+        return 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_clzll(unmarked) / 8;
+#elif defined(_MSC_VER)
+    unsigned long bit;
+    _BitScanForward64(&bit, unmarked);
+    return (int)bit / 8;
+#else
+    return __builtin_ctzll(unmarked) / 8;
+#endif
+}
+
 /* A str item, as the tokenizer reads it without the GIL (the item itself stays referenced). */
 typedef struct {
     int kind; /* PyUnicode_1BYTE_KIND, ... */
@@ -402,12 +459,13 @@ typedef struct {
  * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
  * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
  */
-/* Look a word up (adding it when new) and append its id; -1 on memory error. 8 zero bytes
- * follow the word. */
-static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length)
+/* Look a word up (adding it when new) and append its id; -1 on memory error. `hash` is its fast
+ * hash and `head` its first 8 bytes, zero-padded. */
+static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length,
+                              uint64_t hash, uint64_t head)
 {
-    uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : fast_hash(word, length, 1);
-    int32_t id = vocabulary_id(v, word, length, h, load64(word));
+    uint64_t h = v->siphash ? siphash13(word, length) : v->weak ? 0 : hash;
+    int32_t id = vocabulary_id(v, word, length, h, head);
     if (id < 0)
         return -1;
     Buffer *ids = &e->ids;
@@ -425,7 +483,7 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
     const Py_ssize_t n = text.length;
     const int kind = text.kind;
     const void *data = text.data;
-    if (buffer_reserve(&e->word, n + 8) < 0) /* a word and 8 zero bytes */
+    if (buffer_reserve(&e->word, n + 8) < 0) /* a word and 8 bytes of slack */
         return -1;
     char *word = e->word.data;
     Py_ssize_t i = 0;
@@ -440,12 +498,33 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
                 i++;
                 continue;
             }
+            /* A word: eight bytes at a time while they lie inside the text (a branch per word,
+             * not per byte), hashed as it is read: the chunks stay in registers (loading them
+             * back from `word` right after storing them would stall the load). */
             Py_ssize_t length = 0;
-            do
-                word[length++] = (char)lower;
-            while (++i < n && (lower = latin1_token_byte[latin1[i]]) != 0);
-            memset(word + length, 0, 8);
-            if (encode_word(v, e, word, length) < 0)
+            uint64_t state = fast_hash_start(), last = 0, head = 0;
+            int run = 8;
+            while (run == 8 && i + 8 <= n) {
+                uint64_t raw = load64((const char *)latin1 + i), chunk = raw | BYTES(0x20);
+                run = marked_prefix(token_bytes(raw)); /* chunk: lowercased */
+                memcpy(word + length, &chunk, 8); /* bytes past the word are overwritten later */
+                last = chunk & first_bytes(run);
+                if (length == 0)
+                    head = last;
+                if (run == 8)
+                    state = fast_hash_chunk(state, chunk);
+                length += run;
+                i += run;
+            }
+            if (run == 8) { /* the text ends within 8 bytes: the rest byte by byte */
+                Py_ssize_t whole = length;
+                while (i < n && (lower = latin1_token_byte[latin1[i]]) != 0)
+                    word[length++] = (char)lower, i++;
+                last = partial_chunk(word + whole, length - whole);
+                if (whole == 0)
+                    head = last;
+            }
+            if (encode_word(v, e, word, length, fast_hash_finish(state, last, length), head) < 0)
                 return -1;
         }
         return encoded_close_sentence(e, sentence_start);
@@ -465,8 +544,8 @@ static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newli
             i++;
             lower = i < n ? token_char(PyUnicode_READ(kind, data, i)) : 0;
         } while (lower);
-        memset(word + length, 0, 8);
-        if (encode_word(v, e, word, length) < 0)
+        uint64_t head = partial_chunk(word, length < 8 ? length : 8);
+        if (encode_word(v, e, word, length, fast_hash(word, length), head) < 0)
             return -1;
     }
     return encoded_close_sentence(e, sentence_start);

@@ -81,6 +81,20 @@ def test_vocabulary_encode_equals_python(items):
     assert c_vocab.words() == py_vocab.words() and len(c_vocab) == len(py_vocab)
 
 
+def test_words_of_every_length_get_one_id_from_texts_and_token_lists():
+    """Texts are read eight bytes at a time where eight remain, byte by byte near their end, and
+    hashed as they are read; token lists are hashed from their bytes: a word gets one id either
+    way, whatever its length and place."""
+    words = ["a" * n for n in range(1, 20)] + ["Z9" * n for n in range(1, 12)]
+    words += ["MiXeD" + str(n) * n for n in range(10)]
+    texts = [" ".join(words), "\n".join(reversed(words)), "x" + ",".join(words) + ".\x10"]
+    texts += [word for word in words]  # each word as a whole text: read byte by byte
+    items = texts + [[[word.lower() for word in words]], [[word.lower()] for word in words]]
+    c_vocab, py_vocab = native.Vocabulary(), PythonVocabulary()
+    assert c_vocab.encode(items, True) == py_vocab.encode(items, True)
+    assert c_vocab.words() == py_vocab.words()
+
+
 def test_long_documents_cross_word_boundaries():
     rng = np.random.default_rng(7)
     docs = [
