@@ -7,8 +7,9 @@
  *     sentence). The caller only passes str items for which that rule is the chosen tokenizer's
  *     result; anything else arrives pre-tokenized as a list of sentences of str tokens.
  *   - count_pairs: for every (prediction, reference) document pair and every requested measure,
- *     the hit count and the two bases (rouge_plus/counting.py documents the contract). It runs
- *     without the GIL, on buffers only.
+ *     the hit count and the two bases (scoring/counting.py documents the contract). It runs
+ *     without the GIL, on buffers only, reference by reference, each pair rewritten in ids of its
+ *     own (OwnIds), so that per-word tables are as small as the pair.
  *
  * Mirrors: kernels/ngram.py (clipped n-gram overlap), kernels/lcs.py (bit-parallel LCS of
  * Allison-Dix/Hyyro, the traceback rouge_score walks, and the clipped summary-level union LCS),
@@ -274,7 +275,6 @@ static int vocabulary_grow(Vocabulary *v)
     return 0;
 }
 
-
 /* Rehash every word with SipHash-1-3 into a fresh table of the same size; -1 on memory error. */
 static int vocabulary_switch_to_siphash(Vocabulary *v)
 {
@@ -455,10 +455,6 @@ typedef struct {
     Py_ssize_t length;
 } TextView;
 
-/*
- * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
- * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
- */
 /* Look a word up (adding it when new) and append its id; -1 on memory error. `hash` is its fast
  * hash and `head` its first 8 bytes, zero-padded. */
 static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ssize_t length,
@@ -477,6 +473,10 @@ static inline int encode_word(Vocabulary *v, Encoded *e, const char *word, Py_ss
     return buffer_push_i32(ids, id);
 }
 
+/*
+ * rouge_score's rule on a str: lowercased ASCII letter/digit runs; "\n" ends a sentence. Each
+ * token is lowercased and hashed in the same pass. Needs no GIL: it touches no Python object.
+ */
 static int encode_text(Vocabulary *v, Encoded *e, TextView text, int split_newlines,
                        int64_t *sentence_start)
 {
@@ -2116,6 +2116,10 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
     Py_ssize_t n_pairs = pred.len / 8;
     if (ref.len / 8 != n_pairs) {
         PyErr_SetString(PyExc_ValueError, "pred_docs and ref_docs differ in length");
+        goto release;
+    }
+    if (vocab_size < 0 || vocab_size > INT32_MAX) { /* ids are int32; tables are sized by it */
+        PyErr_SetString(PyExc_ValueError, "vocab_size out of range");
         goto release;
     }
     Py_ssize_t n_docs = docs.len / 8 - 1;

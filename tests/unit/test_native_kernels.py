@@ -116,6 +116,9 @@ def test_bad_buffers_raise_instead_of_reading_out_of_bounds():
         native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(7, 1, 0.0)], 4)
     with pytest.raises(ValueError, match="bad n or x"):  # ROUGE-W needs a positive weight
         native.count_pairs(ids, sentences, bounds, np.array([0]), np.array([1]), [(3, 0, 0.0)], 4)
+    with pytest.raises(ValueError, match="vocab_size out of range"):  # tables are sized by it
+        pair = (np.array([0]), np.array([1]))
+        native.count_pairs(ids, sentences, bounds, *pair, [(0, 1, 0.0)], 2**62)
 
 
 def test_whole_pipeline_pure_python_equals_native(tmp_path):
