@@ -127,21 +127,35 @@ typedef struct RecordHead_ {
  */
 enum { I_WORD, I1_WORD, I2_WORD, J1_WORD, J2_WORD, I1_SUFFIX, J1_SUFFIX, SHAPE_RECORDS };
 enum { SUFFIX = SHAPE_RECORDS, PREF1, WORD_RECORDS };
-#define WORD_CACHE_LIMIT (1 << 20) /* entries; the cache starts over beyond */
+/* Entries; the cache starts over beyond (the tests lower it: _set_word_cache_limit). */
+static Py_ssize_t word_cache_limit = 1 << 20;
 
 struct TagEntry_;
 
 typedef struct {
     Py_ssize_t key_at, key_len;
+    Py_ssize_t index; /* its place in the cache's entries */
     const struct TagEntry_ *tag;
     const RecordHead *records[WORD_RECORDS];
 } WordEntry;
+
+/* A record of "i-1 tag+i word" cached by (word entry, previous tag): key (entry << 8 | tag) + 1,
+ * 0 marking an empty slot. */
+typedef struct {
+    uint64_t key;
+    const RecordHead *record;
+} AfterTagSlot;
+
+#define AFTER_TAG_LIMIT (1 << 22) /* slots; the table starts over beyond */
 
 typedef struct WordCache_ {
     Py_ssize_t n_slots, n_entries, cap;
     uint64_t *slots; /* 0: empty; else hash high 32 bits << 32 | entry + 1 */
     WordEntry *entries;
     Bytes keys;
+    uint64_t epoch; /* how many times the cache started over */
+    Py_ssize_t n_after_tag, n_after_tag_slots;
+    AfterTagSlot *after_tag;
 } WordCache;
 
 static void cache_free(WordCache *c)
@@ -151,6 +165,7 @@ static void cache_free(WordCache *c)
     PyMem_Free(c->slots);
     PyMem_Free(c->entries);
     PyMem_Free(c->keys.data);
+    PyMem_Free(c->after_tag);
     PyMem_Free(c);
 }
 
@@ -862,10 +877,14 @@ static int cache_get(const WordCache *c, const char *key, Py_ssize_t n, uint64_t
 
 static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const WordEntry *found)
 {
-    if (c->n_entries >= WORD_CACHE_LIMIT) { /* start over: the cache only saves look-ups */
+    if (c->n_entries >= word_cache_limit) { /* start over: the cache only saves look-ups */
         c->n_entries = 0;
         c->keys.len = 0;
         memset(c->slots, 0, sizeof(uint64_t) * (size_t)c->n_slots);
+        c->n_after_tag = 0; /* its keys name entries */
+        if (c->after_tag)
+            memset(c->after_tag, 0, sizeof(AfterTagSlot) * (size_t)c->n_after_tag_slots);
+        c->epoch++;
     }
     if (2 * (c->n_entries + 1) > c->n_slots &&
         cache_rehash(c, c->n_slots ? 2 * c->n_slots : 1024) < 0)
@@ -884,6 +903,7 @@ static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const WordEntr
         return -1;
     WordEntry *e = &c->entries[c->n_entries];
     *e = *found;
+    e->index = c->n_entries;
     e->key_at = c->keys.len;
     e->key_len = n;
     memcpy(c->keys.data + c->keys.len, key, (size_t)n);
@@ -923,6 +943,48 @@ static int word_entry(Model *m, Key *k, Part word, Py_ssize_t head, Part shape, 
     out->records[PREF1] = lookup_feature(m, k, PREFIX("i pref1 "), word.s, head, NULL, 0, &error);
     if (error || cache_put(m->word_cache, word.s, word.n, out) < 0)
         return -1;
+    out->index = m->word_cache->n_entries - 1;
+    return 0;
+}
+
+static inline uint64_t after_tag_hash(uint64_t key)
+{
+    key *= 0x9E3779B97F4A7C15ULL;
+    return key ^ (key >> 29);
+}
+
+/* The slot of key in the cache's "i-1 tag+i word" table: its own, or the empty one for it. */
+static AfterTagSlot *after_tag_slot(const WordCache *c, uint64_t key)
+{
+    Py_ssize_t mask = c->n_after_tag_slots - 1, j = (Py_ssize_t)(after_tag_hash(key) & (uint64_t)mask);
+    while (c->after_tag[j].key && c->after_tag[j].key != key)
+        j = (j + 1) & mask;
+    return &c->after_tag[j];
+}
+
+/* Room for one more entry in the "i-1 tag+i word" table; -1 on memory error. */
+static int after_tag_reserve(WordCache *c)
+{
+    if (2 * (c->n_after_tag + 1) <= c->n_after_tag_slots)
+        return 0;
+    if (c->n_after_tag_slots >= AFTER_TAG_LIMIT) { /* start over: it only saves look-ups */
+        memset(c->after_tag, 0, sizeof(AfterTagSlot) * (size_t)c->n_after_tag_slots);
+        c->n_after_tag = 0;
+        return 0;
+    }
+    Py_ssize_t n_slots = c->n_after_tag_slots ? 2 * c->n_after_tag_slots : 4096;
+    AfterTagSlot *old = c->after_tag, *slots = PyMem_Calloc((size_t)n_slots, sizeof(AfterTagSlot));
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t old_n = c->n_after_tag_slots;
+    c->after_tag = slots;
+    c->n_after_tag_slots = n_slots;
+    for (Py_ssize_t j = 0; j < old_n; j++)
+        if (old[j].key)
+            *after_tag_slot(c, old[j].key) = old[j];
+    PyMem_Free(old);
     return 0;
 }
 
@@ -1037,14 +1099,40 @@ static int memo_grow(Memo *memo)
     return 0;
 }
 
+/* The record of "i-1 tag+i word" for the token at context position p (its word cache entry
+ * given) after the tag prev: from the word cache's table when `cache` is given (NULL when the
+ * cache started over since the entry was read), else looked up. */
+static const RecordHead *after_tag_record(Model *m, Key *k, WordCache *cache,
+                                          const WordEntry *entry, PrevTag prev, Part word,
+                                          int *error)
+{
+    if (!cache || prev.number < 0 || prev.number > 0xFF)
+        return lookup_feature(m, k, PREFIX("i-1 tag+i word "), WHOLE(prev.part), WHOLE(word),
+                              error);
+    uint64_t key = ((uint64_t)entry->index << 8 | (uint64_t)prev.number) + 1;
+    if (after_tag_reserve(cache) < 0) {
+        *error = 1;
+        return NULL;
+    }
+    AfterTagSlot *slot = after_tag_slot(cache, key);
+    if (!slot->key) {
+        slot->record = lookup_feature(m, k, PREFIX("i-1 tag+i word "), WHOLE(prev.part),
+                                      WHOLE(word), error);
+        slot->key = key;
+        cache->n_after_tag++;
+    }
+    return slot->record;
+}
+
 /* The class of the token at context position p (tokens from 2), given the two previous tags,
- * the shape records of every context position and the token's own records; -1 on memory
+ * the shape records of every context position and the token's word cache entry; -1 on memory
  * error. The features are added in the order of pos._features. */
 static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, PrevTag prev2,
-                   const RecordHead *const *const *shape, const RecordHead *const *own, Key *k,
-                   double *scores, Memo *memo)
+                   const RecordHead *const *const *shape, const WordEntry *entry,
+                   WordCache *cache, Key *k, double *scores, Memo *memo)
 {
     const Part *c = t->context;
+    const RecordHead *const *own = entry->records;
     int error = 0;
     Py_ssize_t n_tags = m->n_classes + 2;
     const RecordHead *pair =
@@ -1060,7 +1148,7 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
         tag_record(m, k, m->tag_2, PREFIX("i-2 tag "), prev2, &error),
         pair,
         shape[p][I_WORD],
-        lookup_feature(m, k, PREFIX("i-1 tag+i word "), WHOLE(prev.part), WHOLE(c[p]), &error),
+        after_tag_record(m, k, cache, entry, prev, c[p], &error),
         shape[p - 1][I1_WORD],
         shape[p - 1][I1_SUFFIX],
         shape[p - 2][I2_WORD],
@@ -1122,6 +1210,7 @@ static int tag_parts(Model *m, const Sentence *t, Key *k, double *scores, Shapes
         shapes->cap = cap;
     }
     const RecordHead *const **shape = shapes->shape;
+    const uint64_t epoch = m->word_cache->epoch;
     for (Py_ssize_t i = 0; i < t->n; i++) {
         if (word_entry(m, k, t->word[i], t->head[i], t->context[i + 2], &shapes->entries[i]) < 0)
             return -1;
@@ -1143,7 +1232,9 @@ static int tag_parts(Model *m, const Sentence *t, Key *k, double *scores, Shapes
             tag.part.s = e->view.s;
             tag.part.n = e->view.n;
         } else {
-            int c = predict(m, t, i + 2, prev, prev2, shape, shapes->entries[i].records, k,
+            /* The cache's entries keep their places unless it started over meanwhile. */
+            WordCache *cache = m->word_cache->epoch == epoch ? m->word_cache : NULL;
+            int c = predict(m, t, i + 2, prev, prev2, shape, &shapes->entries[i], cache, k,
                             scores, memo);
             if (c < 0)
                 return -1;
@@ -1627,11 +1718,36 @@ static PyTypeObject ModelType = {
     .tp_methods = model_methods,
 };
 
+PyDoc_STRVAR(set_word_cache_limit_doc,
+             "_set_word_cache_limit(entries) -> previous\n\n"
+             "How many words a model's cache of look-ups holds before it starts over (results do\n"
+             "not change). For the tests.");
+
+static PyObject *set_word_cache_limit(PyObject *Py_UNUSED(module), PyObject *arg)
+{
+    Py_ssize_t limit = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+    if (limit == -1 && PyErr_Occurred())
+        return NULL;
+    if (limit < 1 || limit > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "the limit must be between 1 and 2**31 - 1");
+        return NULL;
+    }
+    Py_ssize_t previous = word_cache_limit;
+    word_cache_limit = limit;
+    return PyLong_FromSsize_t(previous);
+}
+
+static PyMethodDef module_methods[] = {
+    {"_set_word_cache_limit", set_word_cache_limit, METH_O, set_word_cache_limit_doc},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef tagger_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "rouge_plus.rouge2._tagger",
     .m_doc = "The part-of-speech tagger's inference, compiled (see rouge2/pos.py).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__tagger(void)

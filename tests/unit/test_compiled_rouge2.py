@@ -61,6 +61,28 @@ def test_tagger_equals_python_on_every_bench_sentence(bench_rows):
 
 
 @needs_tagger
+@pytest.mark.parametrize("limit", [1, 7, 50])
+def test_tagger_equals_python_when_its_word_cache_starts_over(bench_rows, limit):
+    """The model caches look-ups by word, and by word and previous tag; when the word cache
+    starts over (here every few words, often within a sentence), tags do not change."""
+    sentences = _bench_sentences(bench_rows)[:300]
+    cased = get_tokenizer("rouge_score", lowercase=False)
+    token_lists = [cased(sentence) for sentence in sentences]
+    fresh = pos.PerceptronTagger(TAGGER._document)  # a model of its own: an empty cache
+    previous = tagger_module._set_word_cache_limit(limit)
+    try:
+        for _ in range(2):  # the second pass meets entries cached by the first
+            tags = fresh._model.tag_many(token_lists)
+            expected = [TAGGER._tag(list(tokens)) for tokens in token_lists]
+            assert tags == expected
+            assert fresh._model.ascii_topic_words(sentences, PREFIXES, True) == (
+                _python_topic_words(token_lists)
+            )
+    finally:
+        tagger_module._set_word_cache_limit(previous)
+
+
+@needs_tagger
 def test_fused_ascii_path_equals_python_on_every_bench_sentence(bench_rows):
     sentences = _bench_sentences(bench_rows)
     cased = get_tokenizer("rouge_score", lowercase=False)
