@@ -1045,32 +1045,36 @@ static const RecordHead *tag_record(const Model *m, Key *k, const RecordHead **t
 /*
  * The predictions of one call, by the records of their fourteen features: the class follows
  * from those records alone, and a text repeats many contexts (in the bench corpus, 7 in 10
- * predictions of distinct sentences repeat one made before in the same call).
+ * predictions of distinct sentences repeat one made before in the same call). A record is kept
+ * as its place in the model's block of records (offset / 8 + 1; 0 for none), so that an entry
+ * fills one 64-byte cache line.
  */
 #define FEATURES 14
 
 typedef struct {
-    const RecordHead *records[FEATURES];
-    int cls;
+    uint32_t records[FEATURES];
+    int32_t cls;
+    uint32_t unused;
 } Prediction;
 
 typedef struct {
     Py_ssize_t n_slots, n; /* slots: a power of two, at most half full */
-    Prediction *slots;     /* records[0] == NULL marks an empty slot ("bias" is never NULL) */
-    int active;            /* memoising needs a non-NULL bias record */
+    Prediction *slots;     /* records[0] == 0 marks an empty slot ("bias" is never NULL) */
+    void *block;           /* the allocation slots lie in, aligned to 64 bytes */
+    int active;            /* memoising needs a non-NULL bias record and records within 2**35 bytes */
 } Memo;
 
-static uint64_t hash_records(const RecordHead *const *records)
+static uint64_t hash_records(const uint32_t *records)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL;
-    for (int f = 0; f < FEATURES; f++) {
-        h = (h ^ (uint64_t)(uintptr_t)records[f]) * 0xBF58476D1CE4E5B9ULL;
+    for (int f = 0; f < FEATURES; f += 2) {
+        h = (h ^ ((uint64_t)records[f] << 32 | records[f + 1])) * 0xBF58476D1CE4E5B9ULL;
         h ^= h >> 31;
     }
     return h;
 }
 
-static Prediction *memo_slot(Memo *memo, const RecordHead *const *records)
+static Prediction *memo_slot(Memo *memo, const uint32_t *records)
 {
     Py_ssize_t mask = memo->n_slots - 1, j = (Py_ssize_t)(hash_records(records) & (uint64_t)mask);
     for (;;) {
@@ -1084,19 +1088,27 @@ static Prediction *memo_slot(Memo *memo, const RecordHead *const *records)
 static int memo_grow(Memo *memo)
 {
     Py_ssize_t n_slots = memo->n_slots ? 2 * memo->n_slots : 4096;
-    Prediction *old = memo->slots, *slots = PyMem_Calloc((size_t)n_slots, sizeof(Prediction));
-    if (!slots) {
+    void *old_block = memo->block, *block = PyMem_Calloc((size_t)n_slots + 1, sizeof(Prediction));
+    if (!block) {
         PyErr_NoMemory();
         return -1;
     }
+    Prediction *old = memo->slots;
     Py_ssize_t old_n = memo->n_slots;
-    memo->slots = slots;
+    memo->block = block;
+    memo->slots = (Prediction *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
     memo->n_slots = n_slots;
     for (Py_ssize_t j = 0; j < old_n; j++)
         if (old[j].records[0])
             *memo_slot(memo, old[j].records) = old[j];
-    PyMem_Free(old);
+    PyMem_Free(old_block);
     return 0;
+}
+
+/* A record's place in the model's block (see Prediction). */
+static inline uint32_t record_place(const Model *m, const RecordHead *r)
+{
+    return r ? (uint32_t)(((const char *)r - m->records.data) / 8 + 1) : 0;
 }
 
 /* The record of "i-1 tag+i word" for the token at context position p (its word cache entry
@@ -1159,10 +1171,13 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
     if (error)
         return -1;
     Prediction *known = NULL;
+    uint32_t places[FEATURES];
     if (memo->active) {
         if (2 * (memo->n + 1) > memo->n_slots && memo_grow(memo) < 0)
             return -1;
-        known = memo_slot(memo, records);
+        for (int f = 0; f < FEATURES; f++)
+            places[f] = record_place(m, records[f]);
+        known = memo_slot(memo, places);
         if (known->records[0])
             return known->cls;
     }
@@ -1174,7 +1189,7 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
         if (scores[i] >= scores[best]) /* ties: the last class */
             best = i;
     if (known) {
-        memcpy((void *)known->records, records, sizeof known->records);
+        memcpy(known->records, places, sizeof known->records);
         known->cls = (int)best;
         memo->n++;
     }
@@ -1285,7 +1300,7 @@ static void tags_free(Tags *g)
     PyMem_Free((void *)g->entry);
     PyMem_Free(g->shapes.entries);
     PyMem_Free((void *)g->shapes.shape);
-    PyMem_Free(g->memo.slots);
+    PyMem_Free(g->memo.block);
 }
 
 static PyObject *tag_sentence(Model *m, PyObject *tokens, Key *k, double *scores, Tags *g)
@@ -1326,7 +1341,7 @@ static int scratch_init(Scratch *s, const Model *m)
     s->key.cap = 256;
     s->key.buffer = PyMem_Malloc((size_t)s->key.cap);
     s->scores = PyMem_Malloc(sizeof(double) * (size_t)m->n_classes);
-    s->tags.memo.active = m->bias != NULL;
+    s->tags.memo.active = m->bias != NULL && m->records.len / 8 < UINT32_MAX;
     if (!s->key.buffer || !s->scores) {
         PyMem_Free(s->key.buffer);
         PyMem_Free(s->scores);
