@@ -140,7 +140,7 @@ def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str] |
         distinct = list(dict.fromkeys(sentences))
         words = tagger.text_topic_words(distinct, tokenize, prefixes, builtin, ascii_runs, builtin)
         found = dict(zip(distinct, words, strict=True))
-        return [found[sentence] for sentence in sentences]
+        return list(map(found.__getitem__, sentences))
 
     return tagged_topic_words
 

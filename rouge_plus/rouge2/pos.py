@@ -150,10 +150,12 @@ class PerceptronTagger(Tagger):
             return super().text_topic_words(texts, tokenize, prefixes, lowercase)
         # The texts of ASCII word runs are tokenized and tagged in C without a Python string
         # per token; the others are tokenized here.
+        prefixes = tuple(prefixes)
+        if all(map(str.isascii, texts)):  # ASCII texts are runs of ASCII words (the common case)
+            return self._model.ascii_topic_words(texts, prefixes, lowercase, joined)
         runs = list(map(ascii_runs, texts))
         ascii_texts = [text for text, run in zip(texts, runs, strict=True) if run]
         other = [tokenize(text) for text, run in zip(texts, runs, strict=True) if not run]
-        prefixes = tuple(prefixes)
         found = iter(self._model.ascii_topic_words(ascii_texts, prefixes, lowercase, joined))
         tokenized = iter(self._model.topic_words(other, prefixes, lowercase) if other else ())
         return [next(found) if run else next(tokenized) for run in runs]

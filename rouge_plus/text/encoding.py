@@ -232,6 +232,9 @@ class TextPipeline:
         when it holds an ASCII letter or digit; the others are tokenized."""
         texts = self._limited(texts)
         native_when = self.tokenizer.native_when
+        if native_when is not None and all(map(str.isascii, texts)):  # all read natively
+            search = _ASCII_LETTER_OR_DIGIT.search
+            return [index for index, text in enumerate(texts) if search(text) is None]
         out = []
         for index, text in enumerate(texts):
             if native_when is not None and native_when(text):
@@ -251,17 +254,24 @@ class TextPipeline:
         sentences, all of them in one call, and returns the lowercased topic words of each: a
         list, or a str of lowercase ASCII words separated by spaces, which the compiled
         tokenizer reads as they are)."""
-        split = [self.split_sentences(text) for text in self._limited(texts)]
-        found = topic_words([sentence for sentences in split for sentence in sentences])
+        texts = self._limited(texts)
+        if self.split_sentences.by_lines and texts:
+            # rouge_score's rule, every text split at once: empty lines stay (they have no topic
+            # word, and empty sentences are dropped when encoding).
+            sentences = "\n".join(texts).split("\n")
+            counts = [lines + 1 for lines in map(str.count, texts, itertools.repeat("\n"))]
+        else:
+            split = [self.split_sentences(text) for text in texts]
+            sentences = [sentence for text_sentences in split for sentence in text_sentences]
+            counts = list(map(len, split))
+        found = topic_words(sentences)
         words = iter(found)
-        if all(type(sentence) is str for sentence in found):
-            items: list[Item] = [
-                "\n".join(itertools.islice(words, len(sentences))) for sentences in split
-            ]
+        if set(map(type, found)) <= {str}:
+            items: list[Item] = ["\n".join(itertools.islice(words, n)) for n in counts]
         else:
             items = [
-                [s.split() if type(s) is str else s for s in itertools.islice(words, len(ss))]
-                for ss in split
+                [s.split() if type(s) is str else s for s in itertools.islice(words, n)]
+                for n in counts
             ]
         return self._encode_items(items, keep_words)
 
