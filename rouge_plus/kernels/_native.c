@@ -439,10 +439,6 @@ static inline int marked_prefix(uint64_t marks)
         return 8;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     return __builtin_clzll(unmarked) / 8;
-#elif defined(_MSC_VER)
-    unsigned long bit;
-    _BitScanForward64(&bit, unmarked);
-    return (int)bit / 8;
 #else
     return __builtin_ctzll(unmarked) / 8;
 #endif
@@ -940,8 +936,9 @@ static inline const int32_t *document_tokens(const Corpus *c, int64_t doc, int64
 static int64_t unigram_hits(Workspace *w, const Pair *p, int64_t n_pred, int drop_last_ref)
 {
     int64_t n_ref;
+    int64_t n_pred_all; /* the prediction's first n_pred tokens count */
     const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
-    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &(int64_t){0});
+    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &n_pred_all);
     int32_t *left = w->left_ref;
     memcpy(left, p->ref_counts, (size_t)p->n_ids * sizeof(int32_t));
     if (drop_last_ref && n_ref > 0)
@@ -1825,7 +1822,7 @@ static int weighted_lcs_counts(Workspace *w, const Pair *p, double weight, doubl
 {
     const Corpus *c = &p->texts;
     const int64_t pred_doc = PRED_DOC, ref_doc = REF_DOC;
-    int64_t n_pred;
+    int64_t n_pred; /* for pred_base */
     document_tokens(c, pred_doc, &n_pred);
     load_unigram_counts(w, p);
     int64_t longest = longest_sentence(c, pred_doc);
@@ -1942,7 +1939,8 @@ static int own_ids_init(OwnIds *o, Py_ssize_t vocab_size)
     memset(o, 0, sizeof *o);
     o->vocab_size = vocab_size;
     o->stamp = calloc((size_t)(vocab_size > 0 ? vocab_size : 1), sizeof(uint32_t));
-    o->id = malloc((size_t)(vocab_size > 0 ? vocab_size : 1) * sizeof(int32_t));
+    /* Zeroed: the rewriting of a prediction reads every word's entry, then keeps it or not. */
+    o->id = calloc((size_t)(vocab_size > 0 ? vocab_size : 1), sizeof(int32_t));
     return o->stamp && o->id ? 0 : -1;
 }
 
@@ -2040,7 +2038,7 @@ static int own_ids_set_prediction(OwnIds *o, const Corpus *c, int64_t pred_doc)
 static Py_ssize_t *pairs_by_reference(const int64_t *ref_docs, Py_ssize_t n_pairs, Py_ssize_t n_docs)
 {
     Py_ssize_t *order = malloc((size_t)(n_pairs ? n_pairs : 1) * sizeof(Py_ssize_t));
-    Py_ssize_t *start = calloc((size_t)n_docs + 1, sizeof(Py_ssize_t));
+    Py_ssize_t *start = calloc((size_t)(n_docs > 0 ? n_docs : 0) + 1, sizeof(Py_ssize_t));
     if (!order || !start) {
         free(order);
         free(start);
@@ -2171,8 +2169,18 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
     Py_ssize_t budget = table_budget;
     Py_BEGIN_ALLOW_THREADS
     Py_ssize_t *order = pairs_by_reference(ref_docs, n_pairs, n_docs);
-    /* Own ids number at most the vocabulary's words, plus one for the absent ones. */
-    if (!order || workspace_init(&w, vocab_size + 1, budget) < 0 ||
+    /* A pair's own ids number at most its reference's distinct words, plus one for the absent
+     * ones: the per-word tables are sized by the longest reference, not the vocabulary. */
+    int64_t most_words = 0;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        int64_t n;
+        document_tokens(&corpus, ref_docs[k], &n);
+        if (n > most_words)
+            most_words = n;
+    }
+    if (most_words > vocab_size)
+        most_words = vocab_size;
+    if (!order || workspace_init(&w, (Py_ssize_t)most_words + 1, budget) < 0 ||
         own_ids_init(&own, vocab_size) < 0) {
         status = -1;
     } else {

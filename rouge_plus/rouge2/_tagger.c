@@ -1057,6 +1057,8 @@ typedef struct {
     uint32_t unused;
 } Prediction;
 
+_Static_assert(sizeof(Prediction) == 64, "a memo entry is one cache line");
+
 typedef struct {
     Py_ssize_t n_slots, n; /* slots: a power of two, at most half full */
     Prediction *slots;     /* records[0] == 0 marks an empty slot ("bias" is never NULL) */
@@ -1128,9 +1130,11 @@ static const RecordHead *after_tag_record(Model *m, Key *k, WordCache *cache,
     }
     AfterTagSlot *slot = after_tag_slot(cache, key);
     if (!slot->key) {
-        slot->record = lookup_feature(m, k, PREFIX("i-1 tag+i word "), WHOLE(prev.part),
-                                      WHOLE(word), error);
-        slot->key = key;
+        const RecordHead *record = lookup_feature(m, k, PREFIX("i-1 tag+i word "),
+                                                  WHOLE(prev.part), WHOLE(word), error);
+        if (*error)
+            return NULL; /* a failed look-up is not cached */
+        *slot = (AfterTagSlot){key, record};
         cache->n_after_tag++;
     }
     return slot->record;
@@ -1235,6 +1239,8 @@ static int tag_parts(Model *m, const Sentence *t, Key *k, double *scores, Shapes
     shape[1] = m->edge_records[1];
     shape[t->n + 2] = m->edge_records[2];
     shape[t->n + 3] = m->edge_records[3];
+    /* The cache's entries keep their places unless it started over while they were read. */
+    WordCache *cache = m->word_cache->epoch == epoch ? m->word_cache : NULL;
     PrevTag prev = {(int)m->n_classes, t->context[0]};      /* -START- */
     PrevTag prev2 = {(int)m->n_classes + 1, t->context[1]}; /* -START2- */
     for (Py_ssize_t i = 0; i < t->n; i++) {
@@ -1247,8 +1253,6 @@ static int tag_parts(Model *m, const Sentence *t, Key *k, double *scores, Shapes
             tag.part.s = e->view.s;
             tag.part.n = e->view.n;
         } else {
-            /* The cache's entries keep their places unless it started over meanwhile. */
-            WordCache *cache = m->word_cache->epoch == epoch ? m->word_cache : NULL;
             int c = predict(m, t, i + 2, prev, prev2, shape, &shapes->entries[i], cache, k,
                             scores, memo);
             if (c < 0)
