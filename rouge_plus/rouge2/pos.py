@@ -18,6 +18,7 @@ e.g. a tagger for another language.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -151,10 +152,12 @@ class PerceptronTagger(Tagger):
         # The texts of ASCII word runs are tokenized and tagged in C without a Python string
         # per token; the others are tokenized here.
         prefixes = tuple(prefixes)
-        if all(map(str.isascii, texts)):  # ASCII texts are runs of ASCII words (the common case)
+        runs = list(map(str.isascii, texts))  # an ASCII text is runs of ASCII words
+        if not all(runs):
+            runs = [run or ascii_runs(text) for run, text in zip(runs, texts, strict=True)]
+        if all(runs):
             return self._model.ascii_topic_words(texts, prefixes, lowercase, joined)
-        runs = list(map(ascii_runs, texts))
-        ascii_texts = [text for text, run in zip(texts, runs, strict=True) if run]
+        ascii_texts = list(itertools.compress(texts, runs))
         other = [tokenize(text) for text, run in zip(texts, runs, strict=True) if not run]
         found = iter(self._model.ascii_topic_words(ascii_texts, prefixes, lowercase, joined))
         tokenized = iter(self._model.topic_words(other, prefixes, lowercase) if other else ())

@@ -273,17 +273,22 @@ def _token_relation(
 ) -> tuple[Callable[[int, int], bool], dict[int, frozenset]]:
     """Whether two token ids are synonyms (equal ids are handled by the caller), and each id's
     keys: two ids can only be synonyms when their keys meet."""
-    if encoded.word_ids is None:  # one word per id
-        words_of = {token: [word] for token, word in enumerate(encoded.words)}
+    # The words of each id, looked up when needed: a list per word, built on every call, would
+    # cost a garbage collection or two.
+    id_words = None if encoded.word_ids is None else encoded.id_words()
+    if id_words is None:  # one word per id
         keys_many = getattr(synonyms, "keys_many", None)
-        found = keys_many(encoded.words) if keys_many else map(synonyms.keys, encoded.words)
+        words = encoded.words
+        found = keys_many(words) if keys_many else map(synonyms.keys, words)
         keys = dict(enumerate(found))
     else:
-        words_of = encoded.id_words()
         keys = {
             token: frozenset().union(*map(synonyms.keys, words))
-            for token, words in words_of.items()
+            for token, words in id_words.items()
         }
+
+    def words_of(token: int) -> Sequence[str]:
+        return (encoded.words[token],) if id_words is None else id_words[token]
 
     @functools.cache
     def related(a: int, b: int) -> bool:
@@ -291,7 +296,7 @@ def _token_relation(
             return False
         if synonyms.exact_keys:
             return True
-        return any(synonyms.match(x, y) for x in words_of[a] for y in words_of[b])
+        return any(synonyms.match(x, y) for x in words_of(a) for y in words_of(b))
 
     return related, keys
 

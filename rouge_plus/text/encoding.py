@@ -232,13 +232,12 @@ class TextPipeline:
         when it holds an ASCII letter or digit; the others are tokenized."""
         texts = self._limited(texts)
         native_when = self.tokenizer.native_when
-        if native_when is not None and all(map(str.isascii, texts)):  # all read natively
-            search = _ASCII_LETTER_OR_DIGIT.search
-            return [index for index, text in enumerate(texts) if search(text) is None]
+        search = _ASCII_LETTER_OR_DIGIT.search
         out = []
         for index, text in enumerate(texts):
-            if native_when is not None and native_when(text):
-                if _ASCII_LETTER_OR_DIGIT.search(text) is None:
+            # The compiled tokenizer reads every ASCII text (native_when holds for them all).
+            if native_when is not None and (text.isascii() or native_when(text)):
+                if search(text) is None:
                     out.append(index)
             elif not self._prepared(index, text, by_sentence=False, describe=describe)[0]:
                 out.append(index)
