@@ -1059,8 +1059,12 @@ typedef struct {
 
 _Static_assert(sizeof(Prediction) == 64, "a memo entry is one cache line");
 
+/* Slots of the memo: a fixed, direct-mapped table (a new prediction replaces the one in its
+ * slot), small enough to stay in cache: a table sized to all of a call's predictions ran to
+ * tens of megabytes, and its misses to memory cost more than the sums it saved. */
+#define MEMO_SLOTS (1 << 15) /* 2 MiB */
+
 typedef struct {
-    Py_ssize_t n_slots, n; /* slots: a power of two, at most half full */
     Prediction *slots;     /* records[0] == 0 marks an empty slot ("bias" is never NULL) */
     void *block;           /* the allocation slots lie in, aligned to 64 bytes */
     int active;            /* memoising needs a non-NULL bias record and records within 2**35 bytes */
@@ -1076,35 +1080,19 @@ static uint64_t hash_records(const uint32_t *records)
     return h;
 }
 
+/* The slot of these records: it holds their prediction, or is where it goes; -1 on memory
+ * error (the table is allocated on first use). */
 static Prediction *memo_slot(Memo *memo, const uint32_t *records)
 {
-    Py_ssize_t mask = memo->n_slots - 1, j = (Py_ssize_t)(hash_records(records) & (uint64_t)mask);
-    for (;;) {
-        Prediction *slot = &memo->slots[j];
-        if (!slot->records[0] || memcmp(slot->records, records, sizeof slot->records) == 0)
-            return slot;
-        j = (j + 1) & mask;
+    if (!memo->slots) {
+        memo->block = PyMem_Calloc((size_t)MEMO_SLOTS + 1, sizeof(Prediction));
+        if (!memo->block) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        memo->slots = (Prediction *)(((uintptr_t)memo->block + 63) & ~(uintptr_t)63);
     }
-}
-
-static int memo_grow(Memo *memo)
-{
-    Py_ssize_t n_slots = memo->n_slots ? 2 * memo->n_slots : 4096;
-    void *old_block = memo->block, *block = PyMem_Calloc((size_t)n_slots + 1, sizeof(Prediction));
-    if (!block) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    Prediction *old = memo->slots;
-    Py_ssize_t old_n = memo->n_slots;
-    memo->block = block;
-    memo->slots = (Prediction *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
-    memo->n_slots = n_slots;
-    for (Py_ssize_t j = 0; j < old_n; j++)
-        if (old[j].records[0])
-            *memo_slot(memo, old[j].records) = old[j];
-    PyMem_Free(old_block);
-    return 0;
+    return &memo->slots[hash_records(records) & (MEMO_SLOTS - 1)];
 }
 
 /* A record's place in the model's block (see Prediction). */
@@ -1177,12 +1165,12 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
     Prediction *known = NULL;
     uint32_t places[FEATURES];
     if (memo->active) {
-        if (2 * (memo->n + 1) > memo->n_slots && memo_grow(memo) < 0)
-            return -1;
         for (int f = 0; f < FEATURES; f++)
             places[f] = record_place(m, records[f]);
         known = memo_slot(memo, places);
-        if (known->records[0])
+        if (!known)
+            return -1;
+        if (memcmp(known->records, places, sizeof places) == 0)
             return known->cls;
     }
     memset(scores, 0, sizeof(double) * (size_t)m->n_classes);
@@ -1195,7 +1183,6 @@ static int predict(Model *m, const Sentence *t, Py_ssize_t p, PrevTag prev, Prev
     if (known) {
         memcpy(known->records, places, sizeof known->records);
         known->cls = (int)best;
-        memo->n++;
     }
     return (int)best;
 }
