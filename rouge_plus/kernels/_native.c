@@ -850,7 +850,7 @@ typedef struct {
     /* Remaining unigram counts of both texts (clipped unigram hits, ROUGE-Lsum, ROUGE-W). */
     int32_t *left_ref;
     int32_t *left_pred;
-    Py_ssize_t vocab_size;
+    Py_ssize_t n_ids; /* the per-word tables' entries: a pair's own ids are below it */
     uint64_t *masks_by_id; /* MASK_DENSITY words per id, zero outside build_masks .. release_masks */
     int32_t *bigram_table; /* BIGRAM_TABLE_IDS ** 2 counts, zero outside bigram_hits */
     Buffer scratch_a; /* bit masks / n-gram hash tables */
@@ -860,12 +860,12 @@ typedef struct {
     Py_ssize_t table_budget; /* bytes: larger tables are avoided, at some cost in time */
 } Workspace;
 
-static int workspace_init(Workspace *w, Py_ssize_t vocab_size, Py_ssize_t budget)
+static int workspace_init(Workspace *w, Py_ssize_t n_ids, Py_ssize_t budget)
 {
     memset(w, 0, sizeof *w);
     w->table_budget = budget;
-    size_t n = (size_t)(vocab_size > 0 ? vocab_size : 1);
-    w->vocab_size = vocab_size;
+    size_t n = (size_t)(n_ids > 0 ? n_ids : 1);
+    w->n_ids = n_ids;
     w->stamp = calloc(n, sizeof(uint32_t));
     w->value_a = malloc(n * sizeof(int32_t));
     w->value_b = malloc(n * sizeof(int32_t));
@@ -898,7 +898,7 @@ static void workspace_free(Workspace *w)
 static void workspace_next(Workspace *w)
 {
     if (++w->current == 0) { /* wrapped: clear once every 2^32 uses */
-        memset(w->stamp, 0, (size_t)w->vocab_size * sizeof(uint32_t));
+        memset(w->stamp, 0, (size_t)w->n_ids * sizeof(uint32_t));
         w->current = 1;
     }
 }
@@ -931,14 +931,13 @@ static inline const int32_t *document_tokens(const Corpus *c, int64_t doc, int64
     return c->ids + start;
 }
 
-/* Clipped overlap of the unigrams of the prediction's first n_pred tokens and of the reference,
- * less its last token when drop_last_ref (ROUGE-SU's unigrams). */
-static int64_t unigram_hits(Workspace *w, const Pair *p, int64_t n_pred, int drop_last_ref)
+/* Clipped overlap of the unigrams of pred[0:n_pred] (the prediction's tokens, or the first of
+ * them) and of the reference, less its last token when drop_last_ref (ROUGE-SU's unigrams). */
+static int64_t unigram_hits(Workspace *w, const Pair *p, const int32_t *pred, int64_t n_pred,
+                            int drop_last_ref)
 {
     int64_t n_ref;
-    int64_t n_pred_all; /* the prediction's first n_pred tokens count */
     const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
-    const int32_t *pred = document_tokens(&p->texts, PRED_DOC, &n_pred_all);
     int32_t *left = w->left_ref;
     memcpy(left, p->ref_counts, (size_t)p->n_ids * sizeof(int32_t));
     if (drop_last_ref && n_ref > 0)
@@ -1329,7 +1328,7 @@ static int skip_bigram_counts(Workspace *w, const Pair *p, int max_gap, int with
     int64_t unigrams_pred = with_unigrams && n_pred > 1 ? n_pred - 1 : 0;
     int64_t unigrams_ref = with_unigrams && n_ref > 1 ? n_ref - 1 : 0;
     if (unigrams_pred && unigrams_ref)
-        hits += unigram_hits(w, p, unigrams_pred, 1);
+        hits += unigram_hits(w, p, pred, unigrams_pred, 1);
     *hit = (double)hits;
     *pred_base = (double)(pairs_pred + unigrams_pred);
     *ref_base = (double)(pairs_ref + unigrams_ref);
@@ -1821,18 +1820,17 @@ static int weighted_lcs_counts(Workspace *w, const Pair *p, double weight, doubl
                                double *pred_base, double *ref_base)
 {
     const Corpus *c = &p->texts;
-    const int64_t pred_doc = PRED_DOC, ref_doc = REF_DOC;
     int64_t n_pred; /* for pred_base */
-    document_tokens(c, pred_doc, &n_pred);
+    document_tokens(c, PRED_DOC, &n_pred);
     load_unigram_counts(w, p);
-    int64_t longest = longest_sentence(c, pred_doc);
-    if (longest_sentence(c, ref_doc) > longest)
-        longest = longest_sentence(c, ref_doc);
+    int64_t longest = longest_sentence(c, PRED_DOC);
+    if (longest_sentence(c, REF_DOC) > longest)
+        longest = longest_sentence(c, REF_DOC);
     const double *powers = weight_powers(w, longest + 1, weight);
     if (!powers)
         return -1;
     double total = 0.0, ref_weight = 0.0;
-    for (int64_t rs = c->documents[ref_doc]; rs < c->documents[ref_doc + 1]; rs++) {
+    for (int64_t rs = c->documents[REF_DOC]; rs < c->documents[REF_DOC + 1]; rs++) {
         const int32_t *ref = c->ids + c->sentences[rs];
         int64_t m = c->sentences[rs + 1] - c->sentences[rs];
         ref_weight += pow((double)m, weight);
@@ -1841,7 +1839,7 @@ static int weighted_lcs_counts(Workspace *w, const Pair *p, double weight, doubl
             return -1;
         memset(marks, 0, (size_t)m);
         stamp_words(w, ref, m);
-        for (int64_t ps = c->documents[pred_doc]; ps < c->documents[pred_doc + 1]; ps++) {
+        for (int64_t ps = c->documents[PRED_DOC]; ps < c->documents[PRED_DOC + 1]; ps++) {
             const int32_t *pred = c->ids + c->sentences[ps];
             int64_t n = c->sentences[ps + 1] - c->sentences[ps];
             /* A pair of sentences with no word in common marks nothing. */
@@ -1882,7 +1880,7 @@ static int count_one(Workspace *w, const Pair *p, MeasureSpec spec, double *hit,
     switch (spec.kind) {
     case KIND_NGRAM:
         if (spec.n == 1)
-            hits = unigram_hits(w, p, n_pred, 0);
+            hits = unigram_hits(w, p, pred, n_pred, 0);
         else if (spec.n == 2)
             status = bigram_hits(w, p, &hits);
         else
@@ -1953,8 +1951,8 @@ static void own_ids_free(OwnIds *o)
     buffer_free(&o->ref_counts);
 }
 
-/* Room for document doc in o (and its reference counts when is_ref); the document's first and
- * last token; NULL on memory error. */
+/* Room for document doc in o (and its reference counts when is_ref), and the document's first
+ * and last token; -1 on memory error. */
 static int own_ids_reserve(OwnIds *o, const Corpus *c, int64_t doc, int is_ref, int64_t *first,
                            int64_t *last)
 {

@@ -875,7 +875,8 @@ static int cache_get(const WordCache *c, const char *key, Py_ssize_t n, uint64_t
     }
 }
 
-static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const WordEntry *found)
+/* Cache a word's entry; found->index is set to its place. -1 on memory error. */
+static int cache_put(WordCache *c, const char *key, Py_ssize_t n, WordEntry *found)
 {
     if (c->n_entries >= word_cache_limit) { /* start over: the cache only saves look-ups */
         c->n_entries = 0;
@@ -901,9 +902,9 @@ static int cache_put(WordCache *c, const char *key, Py_ssize_t n, const WordEntr
     }
     if (bytes_reserve(&c->keys, n) < 0)
         return -1;
+    found->index = c->n_entries;
     WordEntry *e = &c->entries[c->n_entries];
     *e = *found;
-    e->index = c->n_entries;
     e->key_at = c->keys.len;
     e->key_len = n;
     memcpy(c->keys.data + c->keys.len, key, (size_t)n);
@@ -943,7 +944,6 @@ static int word_entry(Model *m, Key *k, Part word, Py_ssize_t head, Part shape, 
     out->records[PREF1] = lookup_feature(m, k, PREFIX("i pref1 "), word.s, head, NULL, 0, &error);
     if (error || cache_put(m->word_cache, word.s, word.n, out) < 0)
         return -1;
-    out->index = m->word_cache->n_entries - 1;
     return 0;
 }
 
