@@ -11,6 +11,7 @@
     python benchmarks/bench.py --mode languages     # each language's segmentation and stemming
     python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
     python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
+    python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
@@ -46,6 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "benchmarks"), str(REPO)]
 import dedupe_mode  # noqa: E402
 import modes  # noqa: E402
+import per_call_mode  # noqa: E402
 from peers import PEERS, available  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
@@ -226,6 +228,9 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "evaluate":
         results = modes.evaluate_mode(args, predictions, references, TYPES)
         return results, modes.render_evaluate(results)
+    if args.mode == "per-call":
+        results = per_call_mode.per_call_mode(args, predictions, references)
+        return results, per_call_mode.render_per_call(results, len(predictions))
     words = sorted({w for text in predictions for w in text.split()})
     long_pair = synthetic_pair(args.long_tokens, args.long_tokens, words)
     results = modes.types_mode(args, predictions, references, long_pair)
@@ -259,7 +264,7 @@ def main() -> None:
         "--mode",
         choices=[
             "corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe",
-            "cold",
+            "cold", "per-call",
         ],  # fmt: skip
         default="corpus",
     )

@@ -27,9 +27,9 @@ import numpy as np
 
 from .inputs import _as_list, _texts
 from .options import ScoreOptions
-from .resources import Resources
+from .parallel import default_workers, map_in_workers
+from .plan import ScoringPlan
 from .rouge2.synonyms import load_synonyms
-from .scorer import default_workers, map_in_workers
 from .scoring.counting import SynonymMatcher, count_measures
 from .scoring.fmeasure import FMeasure, rounded_prf
 from .scoring.measures import Measure
@@ -121,10 +121,10 @@ class _Bounds:
     @classmethod
     def build(cls, measure: Measure, encoded: Encoded, self_counts: tuple) -> _Bounds:
         _, pred_base, ref_base = self_counts
-        if measure.synonyms or measure.kind == "skip_bigram":
+        if not measure.hit_within_unigram_overlap:
             return cls(pred_base, ref_base, "bases")
         present, excess = _bucket_counts(encoded)
-        if measure.kind == "weighted_lcs":
+        if measure.is_weighted:
             return cls(pred_base, ref_base, "weighted", measure.weight, present, excess)
         return cls(pred_base, ref_base, "overlap", 1.0, present, excess)
 
@@ -339,16 +339,16 @@ def _setup(
             f"backend: unknown value {backend!r}; valid values are: threads, processes"
         )
     settings = ScoreOptions.from_kwargs(rouge_types=[rouge_type], num_proc=num_proc, **options)
-    resources = Resources.for_options(settings)
+    plan = ScoringPlan(settings)
     (measure,) = settings.rouge_types
-    encoded = _encode(measure, texts, resources, place, settings.tokenizer)
+    encoded = _encode(measure, texts, plan, place, settings.tokenizer)
     scorer = _PairScorer(
         encoded,
         measure,
         settings.fmeasure,
         settings.rouge155,
         STATISTICS[statistic],
-        resources.synonyms,
+        plan.synonyms,
     )
     if prune:
         everything = np.arange(len(texts), dtype=np.int64)
@@ -361,15 +361,15 @@ def _setup(
 def _encode(
     measure: Measure,
     texts: list[str],
-    resources: Resources,
+    plan: ScoringPlan,
     place: Callable[[int], str],
     tokenizer: object,
 ) -> Encoded:
     """``texts`` encoded as ``measure`` counts them (as :func:`count_texts` does); warns once
     about texts without tokens."""
-    pipeline = resources.pipeline
-    if measure.kind == "topic":
-        topics = pipeline.encode_topics(texts, resources.topic_words, keep_words=measure.synonyms)
+    pipeline = plan.pipeline
+    if measure.is_topic:
+        topics = pipeline.encode_topics(texts, plan.topic_words, keep_words=measure.synonyms)
         return topics.unique_per_document() if measure.unique else topics
     encoded = pipeline.encode(
         texts, by_sentence=measure.uses_sentences, keep_words=measure.synonyms, describe=place

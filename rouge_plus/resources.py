@@ -1,5 +1,5 @@
-"""The one place where options become the things that score: a text pipeline, a synonym
-source and a topic-word tagger.
+"""Options turned into the things that score: the text pipeline, the stemmers by name, and
+the topic-word tagger. :class:`~rouge_plus.plan.ScoringPlan` calls these once per plan.
 
 Every stage below takes these as plain values; nothing below this module reads
 :class:`~rouge_plus.options.ScoreOptions`.
@@ -9,18 +9,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from .options import ScoreOptions
-from .text.diagnostics import warn_once
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
 from .text.tokenizers import Tokenizer, get_tokenizer
-
-if TYPE_CHECKING:
-    from .rouge2.synonyms import Synonyms
 
 Stemmer = Callable[[str], str]
 
@@ -71,11 +66,6 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
         split_sentences = get_sentence_splitter(
             options.split_sentences, language.hard_marks, language.soft_marks
         )
-        if options.use_stemmer and options.stemmer_name is None:
-            warn_once(
-                f"use_stemmer=True: there is no stemmer for language {language.code!r} "
-                f"({language.name}); tokens are not stemmed"
-            )
     stopword_code = options.language_stopwords
     if stopword_code:
         from .text.languages import language_stopwords
@@ -90,6 +80,17 @@ def text_pipeline(options: ScoreOptions) -> TextPipeline:
         stopwords=stopwords,
         limit_text=_length_limit(options),
         limit_sentences=_sentence_length_limit(options),
+    )
+
+
+def stemmer_notice(options: ScoreOptions) -> str | None:
+    """The warning that ``use_stemmer=True`` cannot be honoured for the options' language."""
+    language = options.language_spec
+    if language is None or not options.use_stemmer or options.stemmer_name is not None:
+        return None
+    return (
+        f"use_stemmer=True: there is no stemmer for language {language.code!r} "
+        f"({language.name}); tokens are not stemmed"
     )
 
 
@@ -163,33 +164,3 @@ def _sentence_length_limit(options: ScoreOptions) -> Callable[[str], str] | None
     from .rouge155.length_limit import limit_bytes_lcs
 
     return functools.partial(limit_bytes_lcs, max_bytes=options.max_bytes)
-
-
-class Resources(NamedTuple):
-    """What every chunk of a scoring call shares, resolved once per call: the text pipeline,
-    the synonym source (a user's file or mapping is parsed once, not once per chunk), the
-    topic-word tagger, and the signature that names them."""
-
-    pipeline: TextPipeline
-    synonyms: Synonyms | None
-    topic_words: Callable[[list[str]], list[list[str] | str]] | None
-    signature: str
-
-    @classmethod
-    def for_options(cls, options: ScoreOptions) -> Resources:
-        # ROUGE 2.0's resources are imported only by the calls that use them.
-        synonyms = tagger_name = None
-        if options.needs_synonyms:
-            from .rouge2.synonyms import load_synonyms
-
-            synonyms = load_synonyms(options.synonyms)
-        if options.has_topic and options.pos_tagger != "pretagged":
-            from .rouge2.pos import load_tagger
-
-            tagger_name = load_tagger(options.pos_tagger).name
-        return cls(
-            text_pipeline(options),
-            synonyms,
-            topic_words(options) if options.has_topic else None,
-            options.signature(synonyms and synonyms.name, tagger_name),
-        )

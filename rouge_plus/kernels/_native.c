@@ -20,6 +20,7 @@
 #include <Python.h>
 #include <structmember.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -860,6 +861,24 @@ typedef struct {
     Py_ssize_t table_budget; /* bytes: larger tables are avoided, at some cost in time */
 } Workspace;
 
+/* One spare zeroed bigram table, kept between calls: zeroing 256 KiB for every call cost more than
+ * scoring one pair. A workspace takes it (or allocates its own when another thread holds it) and
+ * gives it back zeroed, as bigram_hits leaves it. */
+static _Atomic(int32_t *) spare_bigram_table = NULL;
+
+static int32_t *take_bigram_table(void)
+{
+    int32_t *table = atomic_exchange(&spare_bigram_table, NULL);
+    return table ? table : calloc(BIGRAM_TABLE_IDS * BIGRAM_TABLE_IDS, sizeof(int32_t));
+}
+
+static void give_back_bigram_table(int32_t *table)
+{
+    int32_t *expected = NULL;
+    if (table && !atomic_compare_exchange_strong(&spare_bigram_table, &expected, table))
+        free(table);
+}
+
 static int workspace_init(Workspace *w, Py_ssize_t n_ids, Py_ssize_t budget)
 {
     memset(w, 0, sizeof *w);
@@ -873,7 +892,7 @@ static int workspace_init(Workspace *w, Py_ssize_t n_ids, Py_ssize_t budget)
     w->left_pred = malloc(n * sizeof(int32_t));
     /* Zeroed pages that stay untouched until used. */
     w->masks_by_id = calloc(n * MASK_DENSITY, sizeof(uint64_t));
-    w->bigram_table = calloc(BIGRAM_TABLE_IDS * BIGRAM_TABLE_IDS, sizeof(int32_t));
+    w->bigram_table = take_bigram_table();
     return (w->stamp && w->value_a && w->value_b && w->left_ref && w->left_pred &&
             w->masks_by_id && w->bigram_table)
                ? 0
@@ -888,7 +907,7 @@ static void workspace_free(Workspace *w)
     free(w->left_ref);
     free(w->left_pred);
     free(w->masks_by_id);
-    free(w->bigram_table);
+    give_back_bigram_table(w->bigram_table);
     buffer_free(&w->scratch_a);
     buffer_free(&w->scratch_b);
     buffer_free(&w->scratch_c);

@@ -92,7 +92,40 @@ class Measure:
 
     @property
     def uses_sentences(self) -> bool:
+        """Counted over sentences (ROUGE-Lsum, ROUGE-W), not over the whole token lists."""
         return self.kind in ("summary_lcs", "weighted_lcs")
+
+    @property
+    def is_topic(self) -> bool:
+        """Counted over the topic words that a part-of-speech tagger picks (ROUGE 2.0)."""
+        return self.kind == "topic"
+
+    @property
+    def is_weighted(self) -> bool:
+        """ROUGE-W: precision and recall are f⁻¹ of the weighted ratios, not hit / base."""
+        return self.kind == "weighted_lcs"
+
+    @property
+    def is_skip_bigram(self) -> bool:
+        return self.kind == "skip_bigram"
+
+    @property
+    def ngram_length(self) -> int | None:
+        """The n of an n-gram measure (``rougeN``, ``rougeN+synonyms``); None for the others."""
+        return self.n if self.kind == "ngram" else None
+
+    @property
+    def counted_by_kernels_alone(self) -> bool:
+        """Whether the compiled kernels count it from token ids alone and its precision and
+        recall are hit / base: no synonyms, no tagger, no weighting."""
+        return self.kind in _KERNEL_ALONE_KINDS and not self.synonyms
+
+    @property
+    def hit_within_unigram_overlap(self) -> bool:
+        """Whether its hit count is at most the clipped unigram overlap of the two texts (a
+        bound that pairwise scoring uses to skip pairs); skip-bigram and synonym hits are only
+        bounded by the bases."""
+        return not (self.synonyms or self.kind == "skip_bigram")
 
     def kernel_spec(self) -> KernelSpec:
         """The counting kernel call for this measure (topic: unigrams of the topic words)."""
@@ -106,7 +139,7 @@ class Measure:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Precision and recall from counts (summed over references when pooled)."""
         precision, recall = safe_divide(hit, pred_base), safe_divide(hit, ref_base)
-        if self.kind == "weighted_lcs":  # f⁻¹ of the ratios
+        if self.is_weighted:  # f⁻¹ of the ratios
             return precision ** (1 / self.weight), recall ** (1 / self.weight)
         return precision, recall
 
@@ -124,6 +157,9 @@ class Measure:
             return safe_divide(hit, ref_base ** (1 / self.weight)) ** (1 / self.weight)
         return reported_recall
 
+
+# The kinds whose units the compiled kernels count from token ids alone, with P, R = hit / base.
+_KERNEL_ALONE_KINDS = frozenset({"ngram", "lcs", "summary_lcs", "skip_bigram"})
 
 _KERNELS = {
     "ngram": Kernel.NGRAM,

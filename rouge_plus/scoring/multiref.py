@@ -22,12 +22,12 @@ MULTI_REF_MODES = ("best", "pooled", "mean", "mean_prf", "best_recall", "jackkni
 # The "best" reduction of hit / base measures without NumPy (scoring/_scores.c); None without
 # the extension, or with ROUGE_PLUS_PURE_PYTHON=1.
 _compiled = compiled("scoring._scores")
-_per_row_scores = _compiled and _compiled.per_row_scores
+per_row_scores = _compiled and _compiled.per_row_scores
 
 
 def reduces_flat(mode: str, round5_values: bool) -> bool:
     """Whether :func:`reduce_flat` can reduce references as ``mode`` asks."""
-    return _per_row_scores is not None and mode == "best" and not round5_values
+    return per_row_scores is not None and mode == "best" and not round5_values
 
 
 def reduce_flat(
@@ -37,7 +37,7 @@ def reduce_flat(
     and recall are ``hit / base``: ``counts`` as ``count_texts_flat`` returns them, and per
     measure the ``(n_rows, 3)`` float64 table of precision, recall and F, as a bytearray.
     ``pair_rows`` is None when every row has one reference."""
-    return _per_row_scores(counts, n_measures, pair_rows, n_rows, *fmeasure.compiled_form)
+    return per_row_scores(counts, n_measures, pair_rows, n_rows, *fmeasure.compiled_form)
 
 
 def _group_starts(owner: np.ndarray, n_rows: int) -> np.ndarray:

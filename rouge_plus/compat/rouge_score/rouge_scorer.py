@@ -11,6 +11,7 @@ differences (``split_summaries=True`` splits sentences without NLTK).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Hashable, Iterable, Sequence
@@ -111,6 +112,29 @@ class _StrTokens:
         return code
 
 
+def _new_core(
+    types: tuple, options: dict[str, object]
+) -> tuple[_CoreScorer | None, dict[object, str], dict[object, int]]:
+    """The rouge_plus scorer of rouge_score ``types``, the rouge_plus name of each type and where
+    its precision, recall and F sit among the scorer's values; no scorer without types."""
+    names = {rouge_type: _core_type(rouge_type) for rouge_type in types}
+    core_types = list(dict.fromkeys(names.values()))
+    core = _CoreScorer(core_types, **options) if core_types else None
+    at = {key: 3 * core_types.index(name) for key, name in names.items()}
+    return core, names, at
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_core(types: tuple, options: tuple) -> tuple:
+    """:func:`_new_core` for options of plain values, built once: harnesses often build a new
+    scorer for every pair."""
+    return _new_core(types, dict(options))
+
+
+# Score(p, r, f) from a list of three floats, without the namedtuple's Python-level __new__.
+_Score = functools.partial(tuple.__new__, scoring.Score)
+
+
 class RougeScorer(scoring.BaseScorer):
     """Calculate rouge scores between two blobs of text, as rouge_score does.
 
@@ -145,21 +169,31 @@ class RougeScorer(scoring.BaseScorer):
             "split_sentences": "rules" if split_summaries else "newline",
             "multi_ref": "best",
         }
-        self._resolved: tuple[tuple, _CoreScorer | None, dict[object, str]] | None = None
+        self._resolved: tuple[tuple, _CoreScorer | None, dict[object, str], dict] | None = None
 
     def _core(self) -> tuple[_CoreScorer | None, dict[object, str]]:
         """The rouge_plus scorer of ``self.rouge_types`` (read on every call, as rouge_score
         does) and the rouge_plus name of each type; no scorer for an empty list of types."""
         types = tuple(self.rouge_types)
         if self._resolved is None or self._resolved[0] != types:
-            names = {rouge_type: _core_type(rouge_type) for rouge_type in types}
-            core_types = list(dict.fromkeys(names.values()))
-            core = _CoreScorer(core_types, **self._core_options) if core_types else None
-            self._resolved = (types, core, names)
+            options = self._core_options
+            if isinstance(options["tokenizer"], str):  # the default tokenizer: shared
+                key = tuple(options.items())
+                self._resolved = (types, *_shared_core(types, key))
+            else:
+                self._resolved = (types, *_new_core(types, options))
         return self._resolved[1], self._resolved[2]
 
     def score(self, target: Text, prediction: Text) -> dict[str, scoring.Score]:
         """A ``Score`` per rouge type for ``prediction`` against ``target``."""
+        if type(target) is str and type(prediction) is str:
+            # One pair per call, as harness loops score: the plan's direct path, which takes
+            # texts that have tokens (others go the general way, as bytes and non-str do).
+            core, names = self._core()
+            tables = core and core.plan.pair_tables(prediction, target)
+            if tables:
+                values = memoryview(b"".join(tables)).cast("d").tolist()
+                return {key: _Score(values[at : at + 3]) for key, at in self._resolved[3].items()}
         return self._score_rows([self._text(prediction)], [self._text(target)])[0]
 
     def score_multi(self, targets: Iterable[Text], prediction: Text) -> dict[str, scoring.Score]:
