@@ -371,7 +371,7 @@ def language_pairs(code: str, n_pairs: int) -> tuple[list[str], list[str]]:
 def _cold_run(scorer: object, predictions: list[str], references: list[str]) -> Callable:
     """A run that first empties the segmenter's and stemmer's caches: every distinct text is
     segmented and every distinct word stemmed anew, as in a fresh process."""
-    from rouge_plus.resources import get_stemmer
+    from rouge_plus.plan import get_stemmer
     from rouge_plus.text import segmenters
 
     options = scorer.options

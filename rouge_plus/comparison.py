@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import RougeScorer
 from .corpus.significance import check_test_settings, paired_test
+from .scorer import RougeScorer
 
 # Which column of the (n, 3) per-example arrays each statistic is.
 STATISTICS = {"p": 0, "r": 1, "f": 2}

@@ -1,4 +1,5 @@
-"""Options resolved once into what scores: the :class:`ScoringPlan` every front end scores with.
+"""Options resolved once into what scores: the :class:`ScoringPlan` every front end scores with,
+and the resolvers it calls (text pipeline, stemmers by name, topic-word tagger).
 
 A plan holds the measures, the text pipeline, ROUGE 2.0's resources (a user's synonym file is
 parsed once), how references reduce, and the signature. A :class:`~rouge_plus.scorer.RougeScorer`
@@ -11,18 +12,23 @@ from __future__ import annotations
 
 import functools
 from array import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .inputs import Batch
 from .kernels.native import Vocabulary, compiled, count_pairs_buffers
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
-from .resources import stemmer_notice, text_pipeline, topic_words
 from .results import Table, join_tables
 from .scoring.counting import count_texts, count_texts_flat, counts_flat
 from .scoring.multiref import per_row_scores as _per_row_scores
 from .scoring.multiref import reduce_flat, reduce_references, reduces_flat
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
+from .text.encoding import TextPipeline
+from .text.sentences import get_sentence_splitter
+from .text.stemming import CACHE_SIZE, porter_stem
+from .text.stopwords import resolve_stopwords
+from .text.tokenizers import Tokenizer, get_tokenizer
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +49,6 @@ class ScoringPlan:
     """Everything a scoring call needs that depends on the options alone, resolved once."""
 
     __slots__ = (
-        "_language_checked",
         "_fmeasure",
         "_pair_specs",
         "_signature",
@@ -52,6 +57,7 @@ class ScoringPlan:
         "notices",
         "options",
         "pipeline",
+        "stems_english",
         "synonyms",
         "topic_words",
     )
@@ -75,7 +81,7 @@ class ScoringPlan:
         # Warnings about the options themselves, given again by every call that scores.
         self.notices = tuple(filter(None, [stemmer_notice(options)]))
         self._signature: str | None = None
-        self._language_checked = not (options.use_stemmer and options.language is None)
+        self.stems_english = options.use_stemmer and options.language is None
         self._pair_specs = self._compiled_pair_specs()
         self._fmeasure = options.fmeasure.compiled_form
 
@@ -96,7 +102,7 @@ class ScoringPlan:
         )
 
     def _compiled_pair_specs(self) -> list[tuple] | None:
-        """The packed kernel specs of :meth:`score_pair`'s direct path, or None where a pair
+        """The packed kernel specs of :meth:`pair_tables`' direct path, or None where a pair
         takes the general path (stemming without the compiled remap, NumPy measures...)."""
         pipeline, measures = self.pipeline, self.options.rouge_types
         by_sentence = any(measure.uses_sentences for measure in measures)
@@ -109,15 +115,13 @@ class ScoringPlan:
             return None
         return [measure.kernel_spec().packed() for measure in self.options.rouge_types]
 
-    def check_language(self, batch: Batch) -> None:
-        """The English stemmer on text that is clearly not English: say which option fixes it
-        (once per plan, on the first references it scores)."""
-        if self._language_checked:
+    def check_language(self, references: list[str]) -> None:
+        """The English stemmer on text that is clearly not English: say which option fixes it."""
+        if not self.stems_english:
             return
-        self._language_checked = True
         from .text.languages import non_english_evidence
 
-        evidence = non_english_evidence(batch.reference_texts)
+        evidence = non_english_evidence(references)
         if evidence:
             warn_once(
                 f"use_stemmer=True stems with the English Porter stemmer, but the references "
@@ -147,13 +151,6 @@ class ScoringPlan:
             return results[0][0]
         return {name: join_tables([scores[name] for scores, _ in results]) for name in self.names}
 
-    def score_pair(self, prediction: str, reference: str) -> dict[str, Table]:
-        """The scores of one prediction against one reference (two str)."""
-        tables = self.pair_tables(prediction, reference)
-        if tables is None:
-            return self.score_rows(Batch.one_reference_each([prediction], [reference]))
-        return dict(zip(self.names, tables, strict=True))
-
     def pair_tables(self, prediction: str, reference: str) -> list[bytearray] | None:
         """The one-row table of each measure for one pair, with the kernels called directly
         (none of the bookkeeping of many rows); None for a pair that takes the general path: a
@@ -167,8 +164,6 @@ class ScoringPlan:
             reference.isascii() or native_when(reference)
         ):
             return None
-        if not self._language_checked:
-            self.check_language(Batch.one_reference_each([prediction], [reference]))
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode((prediction, reference), True, None)
         if documents[8:16] in (documents[:8], documents[16:]):  # a text without tokens
@@ -265,6 +260,11 @@ def _kept_plan(key: tuple) -> ScoringPlan:
     return ScoringPlan(ScoreOptions.from_kwargs(**dict(key)))
 
 
+def clear_kept_plans() -> None:
+    """Forget the kept plans (after a change to what plans are built from, such as a registry)."""
+    _kept_plan.cache_clear()
+
+
 def _plain_key(kwargs: dict[str, object]) -> tuple | None:
     """``kwargs`` as a hashable key, or None when a value is not a plain value or may name a
     file."""
@@ -281,3 +281,153 @@ def _plain_key(kwargs: dict[str, object]) -> tuple | None:
         items.append((name, value))
     return tuple(sorted(items))
 
+
+# ------------------------------------------------------------------ resolvers
+
+Stemmer = Callable[[str], str]
+
+
+def _rouge155_stemmer() -> Stemmer:
+    from .rouge155.stemmer import Rouge155Stemmer
+
+    return functools.lru_cache(maxsize=CACHE_SIZE)(Rouge155Stemmer())
+
+
+# Stemmers by the name ScoreOptions.stemmer_name gives; built on first use, once per process.
+_STEMMERS: dict[str, Callable[[], Stemmer]] = {
+    "porter": lambda: porter_stem,
+    "rouge155": _rouge155_stemmer,
+}
+
+
+@functools.cache
+def _snowball_stemmers() -> dict[str, Callable[[], Stemmer]]:
+    """The Snowball stemmers of the languages (PyStemmer), by the names ScoreOptions gives them
+    (the languages table is imported for them only)."""
+    from .text.languages import LANGUAGES, snowball_stemmer
+
+    return {
+        f"snowball:{language.stemmer}": functools.partial(snowball_stemmer, language.stemmer)
+        for language in LANGUAGES.values()
+        if language.stemmer and language.stemmer != "porter"
+    }
+
+
+@functools.cache
+def get_stemmer(name: str) -> Stemmer:
+    """The stemmer registered under ``name``; ``ValueError`` lists the valid names."""
+    factory = _STEMMERS.get(name) or _snowball_stemmers().get(name)
+    if factory is None:
+        valid = ", ".join(sorted({**_STEMMERS, **_snowball_stemmers()}))
+        raise ValueError(f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}")
+    return factory()
+
+
+def text_pipeline(options: ScoreOptions) -> TextPipeline:
+    """How the options turn texts into tokens (a ``language`` picks its segmenter, stemmer,
+    stopword list and sentence marks)."""
+    language = options.language_spec
+    if language is None:
+        split_sentences = get_sentence_splitter(options.split_sentences)
+    else:
+        split_sentences = get_sentence_splitter(
+            options.split_sentences, language.hard_marks, language.soft_marks
+        )
+    stopword_code = options.language_stopwords
+    if stopword_code:
+        from .text.languages import language_stopwords
+
+        stopwords = language_stopwords(stopword_code)
+    else:
+        stopwords = resolve_stopwords(options.remove_stopwords)
+    return TextPipeline(
+        tokenizer=_tokenizer(options),
+        split_sentences=split_sentences,
+        stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
+        stopwords=stopwords,
+        limit_text=_length_limit(options),
+        limit_sentences=_sentence_length_limit(options),
+    )
+
+
+def stemmer_notice(options: ScoreOptions) -> str | None:
+    """The warning that ``use_stemmer=True`` cannot be honoured for the options' language."""
+    language = options.language_spec
+    if language is None or not options.use_stemmer or options.stemmer_name is not None:
+        return None
+    return (
+        f"use_stemmer=True: there is no stemmer for language {language.code!r} "
+        f"({language.name}); tokens are not stemmed"
+    )
+
+
+def _tokenizer(options: ScoreOptions) -> Tokenizer:
+    if options.segmenter is not None:
+        from .text.segmenters import segmenting_tokenizer
+
+        return segmenting_tokenizer(options.segmenter)
+    return get_tokenizer(options.tokenizer)
+
+
+def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str] | str]]:
+    """Tag sentences and keep their topic words (ROUGE 2.0), lowercased like other tokens: for
+    each sentence a list of words, or a str of lowercase ASCII words separated by spaces; many
+    sentences a call (each distinct sentence is tagged once).
+
+    Tagging sees the words with their case: taggers are far less accurate on lowercased text.
+    """
+    from .rouge2.pos import load_tagger
+
+    prefixes = options.topic_prefixes
+    if options.pos_tagger == "pretagged":
+
+        def pretagged_topic_words(sentences: list[str]) -> list[list[str]]:
+            pairs = ([token.rpartition("/") for token in s.split()] for s in sentences)
+            return [[w.lower() for w, _, tag in p if tag.startswith(prefixes)] for p in pairs]
+
+        return pretagged_topic_words
+    tagger = load_tagger(options.pos_tagger)
+    builtin = isinstance(options.tokenizer, str)
+    cased = get_tokenizer(options.tokenizer, lowercase=False)
+    # Where the compiled tokenizer reads a text for a built-in tokenizer, the cased tokens are
+    # the text's runs of [A-Za-z0-9], which a compiled tagger reads itself.
+    ascii_runs = get_tokenizer(options.tokenizer).native_when if builtin else None
+
+    def str_tokens(sentence: str) -> list[str]:
+        tokens = cased(sentence)
+        if not all(type(token) is str for token in tokens):
+            raise TypeError(
+                f"the topic types tag words: tokenizer {cased.name!r} must return str tokens "
+                "for them (other hashable tokens work with the other types)"
+            )
+        return tokens
+
+    tokenize = cased if builtin else str_tokens
+
+    def tagged_topic_words(sentences: list[str]) -> list[list[str] | str]:
+        distinct = list(dict.fromkeys(sentences))
+        words = tagger.text_topic_words(distinct, tokenize, prefixes, builtin, ascii_runs, builtin)
+        found = dict(zip(distinct, words, strict=True))
+        return list(map(found.__getitem__, sentences))
+
+    return tagged_topic_words
+
+
+def _length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    if not (options.max_words or options.max_bytes):
+        return None
+    from .rouge155.length_limit import limit_bytes, limit_words
+
+    if options.max_words:
+        return functools.partial(limit_words, max_words=options.max_words)
+    return functools.partial(limit_bytes, max_bytes=options.max_bytes)
+
+
+def _sentence_length_limit(options: ScoreOptions) -> Callable[[str], str] | None:
+    """ROUGE-1.5.5 reads the sentences of ROUGE-L and ROUGE-W under ``-b`` its own way
+    (:func:`~rouge_plus.rouge155.length_limit.limit_bytes_lcs`); the profile does too."""
+    if not (options.rouge155 and options.max_bytes):
+        return None
+    from .rouge155.length_limit import limit_bytes_lcs
+
+    return functools.partial(limit_bytes_lcs, max_bytes=options.max_bytes)

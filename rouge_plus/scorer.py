@@ -80,7 +80,8 @@ def _score_batches(
     parts = []
     start = 0
     for batch in batches:
-        plan.check_language(batch)
+        if start == 0:
+            plan.check_language(batch.reference_texts)
         stop = start + len(batch)
         parts.append(ExampleScores(plan.score_rows(batch, start), plan.options, plan.signature))
         if on_chunk is not None:
@@ -95,6 +96,9 @@ class RougeScorer:
 
     def __init__(self, rouge_types: list[str] | str | None = None, **options: object):
         self.plan = plan_for(rouge_types=rouge_types, **options)
+        # One pair per call checks the language of the first pair only (the check costs more
+        # than scoring it); a call of many rows checks its rows.
+        self._language_checked = False
 
     @property
     def options(self) -> ScoreOptions:
@@ -106,12 +110,22 @@ class RougeScorer:
 
     def score_examples(self, predictions: object, references: object) -> ExampleScores:
         pair = _one_pair(predictions, references)
-        if pair is None:
+        tables = None if pair is None else self.pair_tables(*pair)
+        if tables is None:
             return score_examples(predictions, references, self.plan)
         plan = self.plan
         for notice in plan.notices:
             warn_once(notice)
-        return ExampleScores(plan.score_pair(*pair), plan.options, plan.signature)
+        scores = dict(zip(plan.names, tables, strict=True))
+        return ExampleScores(scores, plan.options, plan.signature)
+
+    def pair_tables(self, prediction: str, reference: str) -> list[bytearray] | None:
+        """:meth:`ScoringPlan.pair_tables`, after the language check of the scorer's first
+        pair: the direct path of one pair per call."""
+        if not self._language_checked:
+            self._language_checked = True
+            self.plan.check_language([reference])
+        return self.plan.pair_tables(prediction, reference)
 
     def score(
         self, predictions: object, references: object

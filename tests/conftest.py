@@ -46,6 +46,15 @@ def _first_no_tokens_record_only(request: pytest.FixtureRequest) -> Iterator[Non
         logger.removeFilter(first_only)
 
 
+@pytest.fixture(autouse=True)
+def _no_plan_kept_from_another_test() -> None:
+    """Every test builds its own scoring plans: one kept from an earlier test would hide what a
+    test changes (a registry entry, a module made unimportable)."""
+    from rouge_plus.plan import clear_kept_plans
+
+    clear_kept_plans()
+
+
 @pytest.fixture(scope="session")
 def bench_rows() -> list[dict]:
     """The 3,500 CNN/DailyMail (prediction, reference) rows of ../shared/bench."""

@@ -37,7 +37,7 @@ from ..kernels.matching import matched_pairs
 from ..kernels.ngram import ngram_counts
 from ..kernels.python import ASCII_WORD
 from ..options import ScoreOptions
-from ..resources import get_stemmer
+from ..plan import get_stemmer
 from ..rouge2.synonyms import Synonyms, load_synonyms
 from ..text.languages import language_stopwords
 from ..text.segmenters import segmenting_tokenizer

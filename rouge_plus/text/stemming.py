@@ -5,7 +5,7 @@ The stemmer is :mod:`rouge_plus.text.porter`'s restatement of NLTK's ``PorterSte
 itself is not needed), compiled in ``_stemmers.c`` when the extension is built;
 ``ROUGE_PLUS_PURE_PYTHON=1`` selects the Python code, as for the kernels. Every distinct token is
 stemmed once per process (the cache is bounded), which makes stemming nearly free on a large
-corpus. Stemmers are chosen by name in :mod:`rouge_plus.resources`.
+corpus. Stemmers are chosen by name in :mod:`rouge_plus.plan`.
 """
 
 from __future__ import annotations

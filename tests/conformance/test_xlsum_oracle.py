@@ -23,7 +23,7 @@ from support.xlsum_oracle import (
 
 from rouge_plus import score
 from rouge_plus.options import ScoreOptions
-from rouge_plus.resources import text_pipeline
+from rouge_plus.plan import text_pipeline
 
 TYPES = ("rouge1", "rouge2", "rougeL")
 STEMMED = sorted(SNOWBALL & set(SENTENCES) | {"hi", "tr"})

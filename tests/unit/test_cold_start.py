@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import rouge_plus.plan
 import rouge_plus.scorer
 from rouge_plus import RougeScorer
 from rouge_plus.kernels.native import compiled
@@ -113,7 +114,8 @@ def _both_lanes(scorer: RougeScorer, predictions, references, monkeypatch):
     """The scores of the flat lane and of the NumPy path, with everything read from them."""
     flat = scorer.score_examples(predictions, references)
     with monkeypatch.context() as patch:
-        patch.setattr(rouge_plus.scorer, "counts_flat", lambda *args: False)
+        patch.setattr(rouge_plus.plan, "counts_flat", lambda *args: False)
+        patch.setattr(rouge_plus.plan.ScoringPlan, "pair_tables", lambda *args: None)
         numpy_path = scorer.score_examples(predictions, references)
     assert all(isinstance(table, np.ndarray) for table in numpy_path._tables.values())
     return flat, numpy_path
@@ -181,7 +183,7 @@ def test_flat_lane_equals_numpy_path_on_generated_texts(rows, options):
 def test_chunks_and_threads_join_flat_tables(bench_rows, monkeypatch):
     predictions = [row["prediction"] for row in bench_rows[:300]]
     references = [row["references"][0] for row in bench_rows[:300]]
-    monkeypatch.setattr(rouge_plus.scorer, "CHUNK_ROWS", 64)
+    monkeypatch.setattr(rouge_plus.plan, "CHUNK_ROWS", 64)
     whole = RougeScorer(TYPES).score_examples(predictions, references)
     for num_proc in (1, 2):
         scorer = RougeScorer(TYPES, num_proc=num_proc)

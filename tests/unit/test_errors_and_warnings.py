@@ -15,6 +15,7 @@ from unittest import mock
 import pytest
 from hypothesis import settings
 
+import rouge_plus.plan
 import rouge_plus.scorer
 from rouge_plus import RougePlus, RougeScorer, score
 
@@ -134,7 +135,7 @@ def _wordless_corpus(n: int = 10) -> tuple[list[str], list[list[str]]]:
 def test_no_tokens_warning_once_per_call_across_chunks(chunk_rows, caplog):
     predictions, references = _wordless_corpus()
     with (
-        mock.patch.object(rouge_plus.scorer, "CHUNK_ROWS", chunk_rows),
+        mock.patch.object(rouge_plus.plan, "CHUNK_ROWS", chunk_rows),
         warnings.catch_warnings(record=True) as caught,
         caplog.at_level(logging.WARNING),
     ):

@@ -11,7 +11,7 @@ import pytest
 
 from rouge_plus import RougeScorer, score
 from rouge_plus.options import ScoreOptions
-from rouge_plus.resources import text_pipeline
+from rouge_plus.plan import text_pipeline
 from rouge_plus.text import segmenters
 from rouge_plus.text.languages import LANGUAGES, non_english_evidence
 

@@ -11,7 +11,7 @@ import pytest
 from rouge_plus import RougeScorer
 from rouge_plus.kernels import native
 from rouge_plus.kernels.spec import Kernel, KernelSpec
-from rouge_plus.scorer import map_in_workers
+from rouge_plus.parallel import map_in_workers
 
 
 def _square_slowly(x: int) -> int:

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import rouge_plus.plan
 import rouge_plus.scorer
 from rouge_plus import RougeScorer, score
 from rouge_plus.text.tokenizers import get_tokenizer
@@ -234,7 +235,7 @@ def test_batch_and_single_pair_paths_agree_exactly(batch, opts):
 def test_results_do_not_depend_on_chunk_size(batch, opts, chunk_rows):
     predictions, references = _split(batch)
     expected = _scores(predictions, references, **opts)
-    with mock.patch.object(rouge_plus.scorer, "CHUNK_ROWS", chunk_rows):
+    with mock.patch.object(rouge_plus.plan, "CHUNK_ROWS", chunk_rows):
         got = _scores(predictions, references, **opts)
     _assert_same(got, expected, f"CHUNK_ROWS={chunk_rows}")
 
