@@ -12,9 +12,9 @@ import dataclasses
 import inspect
 from typing import Any
 
+from ..errors import InputError
 from ..inputs import normalize_inputs
 from ..options import ScoreOptions
-from ..readers import InputError
 from .limits import Budget, aggregate_within, score_within_limits
 
 # ScoreOptions fields the public API does not take, and why.
