@@ -127,7 +127,7 @@ KEYWORDS = "keywords"  # the metadata key of the Options of a field given as oth
 def _option(default: object, help: str, group: str, api_type: Any, **details: Any) -> Any:
     """A ``ScoreOptions`` field and its :class:`Option` (``default`` is the field's default, or
     a zero-argument factory when it is callable)."""
-    shown = details.pop("shown", repr(default))
+    shown = details.pop("shown", f'"{default}"' if isinstance(default, str) else repr(default))
     metadata = {OPTION: Option(help, group, api_type, shown, **details)}
     if callable(default):
         return field(default_factory=default, metadata=metadata)
@@ -290,6 +290,7 @@ class ScoreOptions:
         'tag prefixes of topic words ("NN" covers NNS, NNP and NNPS); "NN|JJ" works too',
         SCORING,
         str | None,
+        shown='("NN", "JJ")',
         metavar="TAGS",
     )
     num_proc: int | None = _option(

@@ -50,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in _TOP_LEVEL):
         argv = [SUBCOMMANDS[0], *argv]
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # said by the subcommand, whose help lists its flags
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args.run(args)
 
 
