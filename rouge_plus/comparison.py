@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .corpus.significance import check_test_settings, paired_test
+from .errors import InputError, InputTypeError, OptionError
 from .scorer import RougeScorer
 
 # Which column of the (n, 3) per-example arrays each statistic is.
@@ -104,13 +105,13 @@ def compare(
     _check_systems(systems)
     n = len(references)
     if len(baseline) != n:
-        raise ValueError(
+        raise InputError(
             f"the baseline ({baseline_name!r}) has {len(baseline)} predictions but there are {n} "
             "references"
         )
     for name, predictions in systems.items():
         if len(predictions) != n:
-            raise ValueError(
+            raise InputError(
                 f"system {name!r} has {len(predictions)} predictions but there are {n} references"
             )
     scorer = RougeScorer(**options)
@@ -149,7 +150,7 @@ def compare_scores(
     _check_systems(systems)
     types = list(baseline)
     if not types:
-        raise ValueError("the baseline has no ROUGE types")
+        raise InputError("the baseline has no ROUGE types")
     base = _columns(baseline_name, baseline, types, statistic, n=None)
     base_means = _means(baseline, types, statistic)
     rows = []
@@ -196,19 +197,23 @@ def _check_settings(
 ) -> None:
     check_test_settings(method, n_resamples, seed, confidence_level)
     if statistic not in STATISTICS:
-        raise ValueError(
+        raise OptionError(
             f"statistic: unknown value {statistic!r}; valid values are: {', '.join(STATISTICS)}"
         )
 
 
 def _check_systems(systems: object) -> None:
     if not isinstance(systems, Mapping):
-        raise TypeError(f"systems must be a dict of name -> predictions, got {type(systems)}")
+        raise InputTypeError(
+            f"systems must be a dict of name -> predictions, got {type(systems)}"
+        )
     if not systems:
-        raise ValueError("systems is empty: give at least one system to compare with the baseline")
+        raise InputError(
+            "systems is empty: give at least one system to compare with the baseline"
+        )
     for name in systems:
         if not isinstance(name, str):
-            raise TypeError(f"system names must be strings, got {name!r}")
+            raise InputTypeError(f"system names must be strings, got {name!r}")
 
 
 def _columns(
@@ -216,19 +221,19 @@ def _columns(
 ) -> np.ndarray:
     """``(n, len(types))`` per-example values of ``statistic``, checked against the baseline."""
     if set(scores) != set(types):
-        raise ValueError(
+        raise InputError(
             f"system {name!r} has types {sorted(scores)}, the baseline has {sorted(types)}"
         )
     columns = []
     for rouge_type in types:
         values = np.asarray(scores[rouge_type], dtype=np.float64)
         if values.ndim != 2 or values.shape[1] != 3:
-            raise ValueError(
+            raise InputError(
                 f"system {name!r}, {rouge_type}: expected an (n, 3) array of precision, recall, "
                 f"F, got shape {values.shape}"
             )
         if n is not None and len(values) != n:
-            raise ValueError(
+            raise InputError(
                 f"system {name!r}, {rouge_type}: {len(values)} examples, the baseline has {n}"
             )
         columns.append(values[:, STATISTICS[statistic]])

@@ -11,6 +11,8 @@ from array import array
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from .errors import InputError, InputTypeError
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -113,15 +115,16 @@ class Batch:
 
 def _as_list(values: object, argument: str) -> list:
     if values is None:
-        raise TypeError(f"{argument} is None; expected a list of strings")
+        raise InputTypeError(f"{argument} is None; expected a list of strings")
     if isinstance(values, (str, bytes)):
-        raise TypeError(f"{argument} must be a list of texts, not a single {type(values).__name__}")
+        single = type(values).__name__
+        raise InputTypeError(f"{argument} must be a list of texts, not a single {single}")
     if hasattr(values, "tolist"):  # NumPy arrays, pandas Series, pyarrow arrays
         values = values.tolist()
     elif hasattr(values, "to_pylist"):  # pyarrow chunked arrays
         values = values.to_pylist()
     if not isinstance(values, Iterable):
-        raise TypeError(f"{argument} must be a list of texts, got {type(values).__name__}")
+        raise InputTypeError(f"{argument} must be a list of texts, got {type(values).__name__}")
     return list(values)
 
 
@@ -132,8 +135,8 @@ def _check_text(value: object, where: str) -> str:
     if isinstance(value, str):
         return value
     if value is None:
-        raise TypeError(f"{where} is None; expected a str")
-    raise TypeError(f"{where} is a {type(value).__name__}; expected a str")
+        raise InputTypeError(f"{where} is None; expected a str")
+    raise InputTypeError(f"{where} is a {type(value).__name__}; expected a str")
 
 
 def _texts(values: list, argument: str, first: int = 0) -> list[str]:
@@ -148,14 +151,16 @@ def _reference_row(value: object, row: int) -> list[str]:
     if isinstance(value, str):
         return [value]
     if value is None:
-        raise TypeError(f"references[{row}] is None; expected a str or a list of str")
+        raise InputTypeError(f"references[{row}] is None; expected a str or a list of str")
     if isinstance(value, bytes) or not isinstance(value, Iterable):
-        raise TypeError(
+        raise InputTypeError(
             f"references[{row}] is a {type(value).__name__}; expected a str or a list of str"
         )
     refs = _texts(_as_list(value, f"references[{row}]"), f"references[{row}]")
     if not refs:
-        raise ValueError(f"references[{row}] is an empty list; every prediction needs a reference")
+        raise InputError(
+            f"references[{row}] is an empty list; every prediction needs a reference"
+        )
     return refs
 
 
@@ -168,12 +173,12 @@ def normalize_inputs(predictions: object, references: object, first_row: int = 0
     preds = _texts(_as_list(predictions, "predictions"), "predictions", first_row)
     refs = _as_list(references, "references")
     if len(preds) != len(refs):
-        raise ValueError(
+        raise InputError(
             f"predictions and references differ in length: {len(preds)} predictions, "
             f"{len(refs)} references"
         )
     if not preds:
-        raise ValueError("predictions and references are empty: there is nothing to score")
+        raise InputError("predictions and references are empty: there is nothing to score")
     if set(map(type, refs)) == _STR:
         return Batch.one_reference_each(preds, refs)
     if _lists_of_texts(refs):

@@ -1,5 +1,10 @@
 """Every scoring option in one validated, immutable object, and its reproducibility signature.
 
+Each option is declared once, as a field of :class:`ScoreOptions` whose metadata holds its
+:class:`Option`: its help, its group (what it changes), its command-line flag and its Space
+exposure. The command line's flags, the evaluate metric's documentation and the Space's ``/score``
+parameters are derived from it; README's option table is tested against it.
+
 The signature (like sacrebleu's) records every setting that can change a score, plus the package
 version, so a number in a paper can be reproduced:
 ``rouge_plus|types:rouge1,rougeL|tok:default|...``.
@@ -11,10 +16,11 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .corpus.aggregation import AGGREGATIONS
+from .errors import OptionError, OptionTypeError
 from .scoring.fmeasure import FMeasure
 from .scoring.measures import Measure, parse_rouge_types
 from .scoring.multiref import MULTI_REF_MODES
@@ -27,14 +33,15 @@ if TYPE_CHECKING:
 
 def _require_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
+        raise OptionTypeError(f"{name} must be True or False, got {value!r}")
     return value
 
 
 def _require_choice(name: str, value: object, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if value not in choices:
-        raise ValueError(f"{name}: unknown value {value!r}; valid values are: {', '.join(choices)}")
+        valid = ", ".join(choices)
+        raise OptionError(f"{name}: unknown value {value!r}; valid values are: {valid}")
     return value  # type: ignore[return-value]
 
 
@@ -74,48 +81,245 @@ def _require_resolvable(name: str, resolve: Callable[[object], object], spec: ob
     """Fail at construction, naming the option, on a tokenizer or splitter that cannot be used."""
     try:
         resolve(spec)
-    except (TypeError, ValueError) as error:
+    except OptionError as error:
         raise type(error)(f"{name}: {error}") from None
 
 
 def _require_positive_or_none(name: str, value: object) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise ValueError(f"{name} must be a positive int or None, got {value!r}")
+        raise OptionError(f"{name} must be a positive int or None, got {value!r}")
+
+
+# What an option changes: a per-example number, what is reported over the corpus, or only how
+# the work is done.
+SCORING = "scoring"
+REPORT = "report"
+RUNTIME = "runtime"
+OPTION_GROUPS = (SCORING, REPORT, RUNTIME)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option as its users see it, declared once in its ``ScoreOptions`` field's metadata.
+
+    ``help`` says what it does, for every front end; ``group`` is one of :data:`OPTION_GROUPS`;
+    ``api_type`` is the type a keyword takes (the Space's ``/score`` declares it); ``default``
+    is the default as a user writes it. ``flag`` is the command-line flag (``""``: ``--`` and
+    the name with dashes; ``None``: none, the command line sets it another way), ``metavar``
+    its value's name and ``choices`` its values, when they are a closed list. ``space`` says
+    why the Space's ``/score`` does not take it (``""``: it does).
+    """
+
+    help: str
+    group: str
+    api_type: Any
+    default: str
+    flag: str | None = ""
+    metavar: str | None = None
+    choices: tuple[str, ...] | None = None
+    space: str = ""
+
+
+OPTION = "option"  # the metadata key of a field's Option
+KEYWORDS = "keywords"  # the metadata key of the Options of a field given as other keywords
+
+
+def _option(default: object, help: str, group: str, api_type: Any, **details: Any) -> Any:
+    """A ``ScoreOptions`` field and its :class:`Option` (``default`` is the field's default, or
+    a zero-argument factory when it is callable)."""
+    shown = details.pop("shown", f'"{default}"' if isinstance(default, str) else repr(default))
+    metadata = {OPTION: Option(help, group, api_type, shown, **details)}
+    if callable(default):
+        return field(default_factory=default, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def option_keywords() -> dict[str, Option]:
+    """Every option a user gives, by keyword name, in the order of the fields (``fmeasure`` is
+    given as ``beta`` or ``alpha``)."""
+    keywords: dict[str, Option] = {}
+    for declared in dataclasses.fields(ScoreOptions):
+        if OPTION in declared.metadata:
+            keywords[declared.name] = declared.metadata[OPTION]
+        else:
+            keywords.update(declared.metadata[KEYWORDS])
+    return keywords
 
 
 @dataclass(frozen=True)
 class ScoreOptions:
-    """All options of a scoring call; see README "Options" for each one."""
+    """All options of a scoring call; each field's help is in its metadata
+    (:func:`option_keywords`)."""
 
-    rouge_types: tuple[Measure, ...] = field(default_factory=lambda: parse_rouge_types(None))
-    use_stemmer: bool = False
-    tokenizer: str | Callable[[str], list[str]] | object = "default"
-    split_sentences: str | Callable[[str], list[str]] = "newline"
-    multi_ref: str = "best"
-    fmeasure: FMeasure = field(default_factory=FMeasure)
-    use_aggregator: bool = True
-    aggregation: str = "mean"
-    confidence_level: float = 0.95
-    n_resamples: int = 1000
-    seed: int = 0
-    return_precision_recall: bool = False
-    profile: str = "default"
-    remove_stopwords: object = None
-    max_words: int | None = None
-    max_bytes: int | None = None
-    synonyms: object = None
-    pos_tagger: object = None
-    topic_pos: str | tuple[str, ...] = ("NN", "JJ")
-    num_proc: int | None = 1
-    language: str | None = None
+    rouge_types: tuple[Measure, ...] = _option(
+        lambda: parse_rouge_types(None),
+        "ROUGE types to compute: rouge1 .. rouge9, rougeL, rougeLsum, rougeW / rougeW-<w>, "
+        "rougeS<D> / rougeSU<D> / rougeS* / rougeSU*, rouge<N>+synonyms, rougeTopic, "
+        "rougeTopicUniq, and their +synonyms forms",
+        SCORING,
+        list[str] | None,
+        shown='["rouge1", "rouge2", "rougeL", "rougeLsum"]',
+        metavar="TYPE",
+    )
+    use_stemmer: bool = _option(
+        False,
+        "stem tokens longer than 3 characters: with Porter as rouge_score does, or with the "
+        "stemmer of the language",
+        SCORING,
+        bool | None,
+    )
+    tokenizer: str | Callable[[str], list[str]] | object = _option(
+        "default",
+        '"default" (Unicode-aware), "rouge_score", "rouge155", "whitespace", "char", or a '
+        "callable str -> list[str] (or an object with .tokenize)",
+        SCORING,
+        str | None,
+        metavar="NAME",
+    )
+    split_sentences: str | Callable[[str], list[str]] = _option(
+        "newline",
+        'how rougeLsum finds sentences: "newline", "rules", "none", or a callable '
+        "str -> list[str]",
+        SCORING,
+        str | None,
+        metavar="NAME",
+    )
+    multi_ref: str = _option(
+        "best",
+        'how several references per prediction combine: "best", "pooled", "mean", '
+        '"mean_prf", "best_recall" or "jackknife"',
+        SCORING,
+        str | None,
+        choices=MULTI_REF_MODES,
+    )
+    fmeasure: FMeasure = field(
+        default_factory=FMeasure,
+        metadata={
+            KEYWORDS: {
+                "beta": Option(
+                    "weight of recall in F", SCORING, float | None, "1", metavar="BETA"
+                ),
+                "alpha": Option(
+                    "ROUGE-1.5.5's -p: F = 1 / (alpha / P + (1 - alpha) / R); give beta or alpha",
+                    SCORING,
+                    float | None,
+                    "None",
+                    metavar="ALPHA",
+                ),
+            }
+        },
+    )
+    use_aggregator: bool = _option(
+        True,
+        "aggregate over the corpus, or return per-example lists",
+        REPORT,
+        bool | None,
+        flag=None,  # the command line's --per-example
+    )
+    aggregation: str = _option(
+        "mean",
+        'corpus aggregation: "mean", or "bootstrap" (adds <key>_low and <key>_high)',
+        REPORT,
+        str | None,
+        choices=AGGREGATIONS,
+    )
+    confidence_level: float = _option(
+        0.95, "bootstrap interval level", REPORT, float | None, metavar="LEVEL"
+    )
+    n_resamples: int = _option(1000, "bootstrap resamples", REPORT, int | None, metavar="N")
+    seed: int = _option(0, "bootstrap seed", REPORT, int | None, metavar="SEED")
+    return_precision_recall: bool = _option(
+        False,
+        "also report <type>_precision, <type>_recall and <type>_fmeasure",
+        REPORT,
+        bool | None,
+        flag="--precision-recall",
+    )
+    profile: str = _option(
+        "default",
+        '"default", or "rouge155" for all of ROUGE-1.5.5\'s conventions at once: its '
+        "tokenizer, pooled references, alpha 0.5, summary-level ROUGE-L",
+        SCORING,
+        str | None,
+        metavar="NAME",
+    )
+    remove_stopwords: object = _option(
+        None,
+        'remove stopwords before stemming: true (a built-in English list), "smart" '
+        "(ROUGE-1.5.5's -s list), a list of words or a file of words, one a line",
+        SCORING,
+        bool | str | list[str] | None,
+        metavar="LIST",
+    )
+    max_words: int | None = _option(
+        None,
+        "keep the first N words of every text, as ROUGE-1.5.5's -l N",
+        SCORING,
+        int | None,
+        metavar="N",
+    )
+    max_bytes: int | None = _option(
+        None,
+        "keep the first N bytes (UTF-8) of every text, as ROUGE-1.5.5's -b N",
+        SCORING,
+        int | None,
+        metavar="N",
+    )
+    synonyms: object = _option(
+        None,
+        'synonyms of the +synonyms types: None (the bundled WordNet 3.0), "wordnet", '
+        '"wordnet+related", "nltk", a dict, a file of synonym groups (one group a line) or a '
+        "callable",
+        SCORING,
+        str | dict | None,
+        metavar="SOURCE",
+        space="a file name would be read on the server and a callable cannot travel over "
+        "HTTP; the bundled WordNet 3.0 is used",
+    )
+    pos_tagger: object = _option(
+        None,
+        'part-of-speech tagger of the topic types: None (the bundled English tagger), '
+        '"pretagged" for word/TAG input, or a callable list[str] -> list[str] of Penn tags',
+        SCORING,
+        str | None,
+        metavar="TAGGER",
+        space="a tagger is a Python callable; the bundled English tagger is used",
+    )
+    topic_pos: str | tuple[str, ...] = _option(
+        ("NN", "JJ"),
+        'tag prefixes of topic words ("NN" covers NNS, NNP and NNPS); "NN|JJ" works too',
+        SCORING,
+        str | None,
+        shown='("NN", "JJ")',
+        metavar="TAGS",
+    )
+    num_proc: int | None = _option(
+        1,
+        "threads to score on (None: every core); the compiled kernels run in parallel and "
+        "the results do not change",
+        RUNTIME,
+        int | None,
+        metavar="N",
+        space="the server decides how many threads a request gets",
+    )
+    language: str | None = _option(
+        None,
+        'ISO 639-1 code of the texts ("zh", "de", "hi", ...): its word segmenter, stemmer, '
+        "stopword list and sentence marks (None: rouge_score's conventions)",
+        SCORING,
+        str | None,
+        metavar="CODE",
+    )
 
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> ScoreOptions:
         """Build options from user keywords, rejecting unknown names with the list of valid ones."""
-        valid = sorted({f.name for f in dataclasses.fields(cls)} - {"fmeasure"} | {"beta", "alpha"})
+        valid = sorted(option_keywords())
         unknown = sorted(set(kwargs) - set(valid))
         if unknown:
-            raise TypeError(f"unknown option {unknown[0]!r}; valid options are: {', '.join(valid)}")
+            raise OptionTypeError(
+                f"unknown option {unknown[0]!r}; valid options are: {', '.join(valid)}"
+            )
         values = {k: v for k, v in kwargs.items() if v is not None or k in ("beta", "alpha")}
         if values.get("profile") == "rouge155":
             values = {**_ROUGE155_DEFAULTS, **values}
@@ -145,20 +349,20 @@ class ScoreOptions:
         if not self.topic_prefixes or not all(
             isinstance(p, str) and p for p in self.topic_prefixes
         ):
-            raise ValueError(
+            raise OptionError(
                 f"topic_pos must name tag prefixes such as ('NN', 'JJ'), got {self.topic_pos!r}"
             )
         _require_positive_or_none("num_proc", self.num_proc)
         language = self.language_spec
         if language is not None and self.remove_stopwords is True and not language.stopwords:
-            raise ValueError(
+            raise OptionError(
                 f"remove_stopwords=True: there is no stopword list for language "
                 f"{language.code!r} ({language.name}); pass a list of words instead"
             )
         if self.max_words and self.max_bytes:
-            raise ValueError("max_words and max_bytes: give one of them, not both (as -l / -b)")
+            raise OptionError("max_words and max_bytes: give one of them, not both (as -l / -b)")
         if not (isinstance(self.confidence_level, float) and 0 < self.confidence_level < 1):
-            raise ValueError(
+            raise OptionError(
                 f"confidence_level must be a float in (0, 1), got {self.confidence_level!r}"
             )
         if (
@@ -166,9 +370,9 @@ class ScoreOptions:
             or not isinstance(self.n_resamples, int)
             or self.n_resamples < 1
         ):
-            raise ValueError(f"n_resamples must be a positive int, got {self.n_resamples!r}")
+            raise OptionError(f"n_resamples must be a positive int, got {self.n_resamples!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise TypeError(f"seed must be an int, got {self.seed!r}")
+            raise OptionTypeError(f"seed must be an int, got {self.seed!r}")
 
     @property
     def type_names(self) -> list[str]:

@@ -17,13 +17,10 @@ from importlib import resources
 from pathlib import Path
 from typing import IO
 
+from .errors import InputError, MissingExtraError
+
 Corpus = tuple[list[str], list[list[str]]]
 Record = tuple[str, dict]  # (where: file and line or row, the row's columns)
-
-
-class InputError(ValueError):
-    """Input that cannot be read or does not have the expected shape; the message is meant
-    for the person who gave it."""
 
 
 def unescape_line(line: str) -> str:
@@ -215,9 +212,7 @@ def read_saved_dataset(path: Path, split: str | None, prediction: str, reference
     try:
         import datasets
     except ImportError:
-        raise InputError(
-            "reading a saved dataset needs the 'datasets' package: pip install rouge-plus[evaluate]"
-        ) from None
+        raise MissingExtraError("reading a saved dataset", "evaluate") from None
     if not path.exists():
         raise InputError(f"{path}: no such dataset directory")
     try:

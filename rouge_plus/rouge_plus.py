@@ -13,7 +13,7 @@ import datasets
 import evaluate
 
 from rouge_plus.inputs import normalize_inputs
-from rouge_plus.options import ScoreOptions
+from rouge_plus.options import ScoreOptions, option_keywords
 from rouge_plus.scorer import score_examples
 
 _CITATION = """\
@@ -41,42 +41,11 @@ rouge_score (what evaluate's "rouge" runs) by default, scores text in any langua
 precision, recall and F, and aggregates deterministically.
 """
 
-# Every option of ScoreOptions as the metric takes it (``fmeasure`` is given as beta or alpha);
-# tests/frontends/test_metric.py requires one entry per option, so a new option cannot be left out.
+# Every option as the metric takes it (``fmeasure`` is given as beta or alpha), from the help
+# declared on its ScoreOptions field.
 OPTION_DESCRIPTIONS = {
-    "rouge_types": 'ROUGE types to compute (default ["rouge1", "rouge2", "rougeL", "rougeLsum"]): '
-    "rouge1 .. rouge9, rougeL, rougeLsum, rougeW / rougeW-<w>, rougeS<D> / rougeSU<D> / rougeS* / "
-    "rougeSU*, rouge<N>+synonyms, rougeTopic, rougeTopicUniq, and their +synonyms forms.",
-    "use_stemmer": "Porter-stem tokens longer than 3 characters, as rouge_score does, or use the "
-    "language's stemmer (default False).",
-    "language": 'ISO 639-1 code of the texts ("zh", "de", "hi", ...): its word segmenter, '
-    "stemmer, stopword list and sentence marks (default None: rouge_score's conventions).",
-    "tokenizer": '"default" (Unicode-aware), "rouge_score", "rouge155", "whitespace", "char", '
-    "or a callable str -> list[str] (or an object with .tokenize).",
-    "split_sentences": 'how rougeLsum finds sentences: "newline" (default), "rules", "none", or '
-    "a callable str -> list[str].",
-    "multi_ref": 'several references per prediction: "best" (default), "pooled", "mean", '
-    '"mean_prf", "best_recall" or "jackknife".',
-    "beta": "weight of recall in F (default 1).",
-    "alpha": "ROUGE-1.5.5's -p: F = 1 / (alpha / P + (1 - alpha) / R); give beta or alpha.",
-    "use_aggregator": "aggregate over the corpus (default True) or return per-example lists.",
-    "aggregation": '"mean" (default) or "bootstrap" (adds <key>_low and <key>_high).',
-    "confidence_level": "bootstrap interval level (default 0.95).",
-    "n_resamples": "bootstrap resamples (default 1000).",
-    "seed": "bootstrap seed (default 0).",
-    "return_precision_recall": "also return <type>_precision, <type>_recall, <type>_fmeasure "
-    "(default False).",
-    "profile": '"default", or "rouge155" for every ROUGE-1.5.5 convention at once.',
-    "remove_stopwords": 'None (default), True (built-in English list), "smart" (ROUGE-1.5.5\'s), '
-    "a list of words or a file of words.",
-    "max_words": "truncate every text to this many words (ROUGE-1.5.5's -l).",
-    "max_bytes": "truncate every text to this many bytes (ROUGE-1.5.5's -b).",
-    "synonyms": 'synonym source of the +synonyms types: None (WordNet 3.0), "wordnet", '
-    '"wordnet+related", "nltk", a dict, a synonym-group file or a callable.',
-    "pos_tagger": 'tagger of the topic types: None (bundled English tagger), "pretagged", or a '
-    "callable list[str] -> list[str] of Penn tags.",
-    "topic_pos": 'tag prefixes of topic words (default ("NN", "JJ"); "NN|JJ" works too).',
-    "num_proc": "threads to score on (default 1; None: every core); results do not change.",
+    name: f"{option.help} (default {option.default})."
+    for name, option in option_keywords().items()
 }
 
 

@@ -1,5 +1,6 @@
-"""The ``rouge-plus`` command line (also ``python -m rouge_plus``): ``main`` parses the flags
-and reads the input; ``report`` renders the scores."""
+"""The ``rouge-plus`` command line (also ``python -m rouge_plus``): ``main`` dispatches to the
+subcommands (``score``, ``compare``), ``common`` holds what they share, ``report`` renders the
+scores."""
 
 from .main import main
 

@@ -6,9 +6,10 @@ Examples::
     rouge-plus compare --jsonl data.jsonl --baseline-column base --system-columns new tuned \\
         --reference-column references --format json
 
-Every scoring flag of ``rouge-plus`` applies (all systems are scored with the same options), but
-the corpus aggregation's: here ``--n-resamples``, ``--seed`` and ``--confidence-level`` set the
-paired test of :func:`rouge_plus.compare`, which this command runs and prints.
+Every scoring flag of ``rouge-plus score`` applies (all systems are scored with the same
+options), but the corpus reporting's: here ``--n-resamples``, ``--seed`` and
+``--confidence-level`` set the paired test of :func:`rouge_plus.compare`, which this command runs
+and prints.
 """
 
 from __future__ import annotations
@@ -16,52 +17,37 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Sequence
 from pathlib import Path
 
 from ..comparison import STATISTICS, Comparison, compare
 from ..corpus.significance import METHODS, check_test_settings
-from ..readers import InputError, corpus_from_records, iter_records, read_text_files
-from .main import (
-    _DEST_PREFIX,
+from ..errors import InputError, RougePlusError
+from ..options import RUNTIME, SCORING
+from ..readers import corpus_from_records, iter_records, read_text_files
+from .common import (
     PROG,
-    _given_options,
-    _option_flags,
-    _Parser,
-    _quiet_core_logger,
-    _score_options,
+    TEXT_FILES,
+    add_option_flags,
+    given_options,
+    quiet_core_logger,
     run_and_write,
+    score_options,
 )
 
-# Scoring flags that configure the corpus aggregation, not the scores being compared; the names
-# of the first three are the paired test's settings here.
-_NOT_COMPARE_FLAGS = {
-    "aggregation",
-    "confidence_level",
-    "n_resamples",
-    "seed",
-    "return_precision_recall",
-}
+HELP = "test whether systems' ROUGE differs from a baseline's (paired tests)"
 FORMATS = ("table", "json", "csv")
 
 System = tuple[str, list[str]]  # (name, one prediction per example)
 
 
-class _CompareParser(_Parser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        """Usage errors: one line naming this subcommand's help, exit status 2."""
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``rouge-plus compare``."""
-    parser = _CompareParser(
-        prog=f"{PROG} compare",
-        description="Test whether each system's ROUGE differs from a baseline's on the same "
-        "references (paired approximate randomization or paired bootstrap).",
-        epilog="Text files hold one text per line; inside a line, the two characters \\n mark "
-        "a sentence break (for rougeLsum) and \\\\ a backslash. A system named NAME=FILE is "
-        "shown as NAME, otherwise by its file's stem.",
+    parser.description = (
+        "Test whether each system's ROUGE differs from a baseline's on the same references "
+        "(paired approximate randomization or paired bootstrap)."
+    )
+    parser.epilog = (
+        f"{TEXT_FILES} A system named NAME=FILE is shown as NAME, otherwise by its file's stem."
     )
     source = parser.add_argument_group("input (choose one)").add_mutually_exclusive_group(
         required=True
@@ -86,9 +72,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     columns = parser.add_argument_group("columns (with --jsonl or --csv)")
     columns.add_argument(
-        "--baseline-column", default="prediction", metavar="COL", help="(default: prediction)"
+        "--baseline-column",
+        default="prediction",
+        metavar="COL",
+        help="column of the baseline's predictions (default: prediction)",
     )
-    columns.add_argument("--system-columns", nargs="+", metavar="COL", help="one per system")
+    columns.add_argument(
+        "--system-columns", nargs="+", metavar="COL", help="column(s) of the systems, one each"
+    )
     columns.add_argument(
         "--reference-column",
         nargs="+",
@@ -99,29 +90,49 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     test = parser.add_argument_group("the paired test")
-    test.add_argument("--method", choices=METHODS, default="permutation")
-    test.add_argument("--n-resamples", type=int, default=10_000, metavar="N")
-    test.add_argument("--seed", type=int, default=0, metavar="SEED")
     test.add_argument(
-        "--statistic", choices=tuple(STATISTICS), default="f", help="precision, recall or F"
+        "--method",
+        choices=METHODS,
+        default="permutation",
+        help="paired approximate randomization (permutation) or paired bootstrap "
+        "(default: permutation)",
+    )
+    test.add_argument(
+        "--n-resamples",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="permutations or bootstrap resamples of the test (default: 10000)",
+    )
+    test.add_argument(
+        "--seed", type=int, default=0, metavar="SEED", help="seed of the test (default: 0)"
+    )
+    test.add_argument(
+        "--statistic",
+        choices=tuple(STATISTICS),
+        default="f",
+        help="the score compared: precision, recall or F (default: f)",
     )
     test.add_argument(
         "--confidence-level",
         type=float,
         default=0.95,
         metavar="LEVEL",
-        help="level of the interval of each delta; p below 1 - LEVEL is starred",
+        help="level of the interval of each delta; p below 1 - LEVEL is starred "
+        "(default: 0.95)",
     )
 
-    scoring = parser.add_argument_group("scoring options (the same for every system)")
-    for name, (flag, keywords) in _option_flags().items():
-        if name not in _NOT_COMPARE_FLAGS:
-            scoring.add_argument(flag, dest=_DEST_PREFIX + name, **{"default": None, **keywords})
+    # The corpus reporting's options do not apply: the paired test reports.
+    add_option_flags(parser, "scoring options (the same for every system)", (SCORING, RUNTIME))
 
     output = parser.add_argument_group("output")
-    output.add_argument("--format", choices=FORMATS, default="table")
+    output.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="table (rounded, with the signature), json or csv (default: table)",
+    )
     output.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here, not stdout")
-    return parser
 
 
 def _named(spec: str) -> tuple[str, Path]:
@@ -179,9 +190,9 @@ def _check_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         parser.error(f"two systems are named {repeated[0]!r}; name them with NAME=FILE")
     try:
         check_test_settings(args.method, args.n_resamples, args.seed, args.confidence_level)
-        _score_options(args)  # bad options fail now, before any file is read
-    except (TypeError, ValueError) as error:
+    except RougePlusError as error:
         parser.error(str(error))
+    score_options(args, parser)  # bad options fail now, before any file is read
 
 
 def render(result: Comparison, output_format: str) -> str:
@@ -190,12 +201,10 @@ def render(result: Comparison, output_format: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``rouge-plus compare``; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    _check_usage(args, parser)
-    _quiet_core_logger()
+def run(args: argparse.Namespace) -> int:
+    """Compare the systems and write the report; the exit status."""
+    _check_usage(args, args.parser)
+    quiet_core_logger()
     read = _read_text_systems if args.baseline is not None else _read_column_systems
 
     def report() -> str:
@@ -212,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 statistic=args.statistic,
                 confidence_level=args.confidence_level,
                 baseline_name=baseline_name,
-                **_given_options(args),
+                **given_options(args),
             )
         for message in dict.fromkeys(str(warning.message) for warning in caught):
             print(f"{PROG}: warning: {message}", file=sys.stderr)

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError, OptionError
+
 METHODS = ("permutation", "bootstrap")
 
 TIE_RTOL = 1e-9
@@ -123,33 +125,33 @@ def holm(p_values: np.ndarray | list[float]) -> np.ndarray:
 def check_test_settings(method: str, n_resamples: int, seed: int, confidence_level: float) -> None:
     """Reject bad test settings with a message naming the setting."""
     if method not in METHODS:
-        raise ValueError(
+        raise OptionError(
             f"method: unknown value {method!r}; valid values are: {', '.join(METHODS)}"
         )
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive int, got {n_resamples!r}")
+        raise OptionError(f"n_resamples must be a positive int, got {n_resamples!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        raise OptionError(f"seed must be a non-negative int, got {seed!r}")
     if (
         isinstance(confidence_level, bool)
         or not isinstance(confidence_level, (int, float))
         or not 0 < confidence_level < 1
     ):
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+        raise OptionError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
 
 
 def _differences(system: np.ndarray, baseline: np.ndarray) -> np.ndarray:
     system = np.asarray(system, dtype=np.float64)
     baseline = np.asarray(baseline, dtype=np.float64)
     if system.shape != baseline.shape or system.ndim not in (1, 2):
-        raise ValueError(
+        raise InputError(
             "system and baseline must be (n,) or (n, k) arrays of the same shape, got "
             f"{system.shape} and {baseline.shape}"
         )
     if len(system) == 0:
-        raise ValueError("no examples to compare")
+        raise InputError("no examples to compare")
     if not (np.isfinite(system).all() and np.isfinite(baseline).all()):
-        raise ValueError("scores must be finite numbers (no NaN or infinity)")
+        raise InputError("scores must be finite numbers (no NaN or infinity)")
     return system - baseline
 
 

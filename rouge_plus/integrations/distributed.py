@@ -14,17 +14,15 @@ from typing import Any
 import numpy as np
 
 from ..comparison import compare_scores
+from ..errors import MissingExtraError
 from ..options import ScoreOptions
 from ..results import SCORE_COLUMNS, ExampleScores, score_column_names
 from ..scorer import score_examples
 
-# What to install for the distributed front ends.
-EXTRA = "pip install 'rouge-plus[distributed]'"
 
-
-def missing_extra(package: str) -> ImportError:
+def missing_extra(package: str) -> MissingExtraError:
     """The error raised when a front end's package is not installed."""
-    return ImportError(f"{package} is not installed; {EXTRA} installs Ray Data and PySpark")
+    return MissingExtraError(package, "distributed")
 
 
 def checked_options(options: Mapping[str, object]) -> ScoreOptions:

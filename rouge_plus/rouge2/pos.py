@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..data import load_bundled_json
+from ..errors import OptionError, OptionTypeError, TaggerDataError
 from ..kernels.native import compiled
 
 if TYPE_CHECKING:
@@ -50,10 +51,6 @@ PENN_SPELLINGS = {
 }
 
 
-class TaggerDataError(ValueError):
-    """The bundled tagger model is missing or malformed; the message says how to fix it."""
-
-
 class Tagger:
     """A named tagging function: cased tokens in, one tag per token out."""
 
@@ -64,7 +61,7 @@ class Tagger:
     def __call__(self, tokens: Sequence[str]) -> list[str]:
         tags = list(self._function(list(tokens)))
         if len(tags) != len(tokens):
-            raise ValueError(
+            raise OptionError(
                 f"tagger {self.name!r} returned {len(tags)} tags for {len(tokens)} tokens"
             )
         return tags
@@ -274,7 +271,7 @@ def load_tagger(spec: Callable[[list[str]], Sequence[str]] | str | None = None) 
         return spec
     if callable(spec):
         return Tagger(spec, tagger_label(spec))
-    raise TypeError(f"cannot use {spec!r} as a POS tagger; give None, 'en' or a callable")
+    raise OptionTypeError(f"cannot use {spec!r} as a POS tagger; give None, 'en' or a callable")
 
 
 def tagger_label(spec: object) -> str:
@@ -301,5 +298,5 @@ def topic_filter(
         raise ValueError(f"{len(tokens)} tokens but {len(tags)} tags")
     prefixes = tuple(topic_pos.split("|") if isinstance(topic_pos, str) else topic_pos)
     if not prefixes or not all(prefixes):
-        raise ValueError(f"topic_pos must name one or more tag prefixes, got {topic_pos!r}")
+        raise OptionError(f"topic_pos must name one or more tag prefixes, got {topic_pos!r}")
     return [index for index, tag in enumerate(tags) if tag.startswith(prefixes)]

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ..data import load_bundled_json
+from ..errors import OptionTypeError, SynonymDataError
 from ..scoring.counting import SynonymMatcher
 
 __all__ = [
@@ -105,10 +106,6 @@ _NAMED_LABELS = {
 
 _GROUP_SEPARATOR = re.compile(r"[,\t]")
 _INNER_SPACES = re.compile(r"\s+")
-
-
-class SynonymDataError(ValueError):
-    """A synonym source is missing or malformed; the message says what to install or fix."""
 
 
 @runtime_checkable
@@ -211,7 +208,7 @@ class NltkWordNetSynonyms(_KeyedSynonyms):
         except ImportError as error:
             raise SynonymDataError(
                 "the 'nltk' synonym source needs NLTK, which rouge_plus does not install: "
-                "pip install rouge-plus[nltk]  (or: pip install nltk)"
+                'pip install ".[nltk]" from a checkout of rouge_plus, or pip install nltk'
             ) from error
         try:
             wordnet.ensure_loaded()
@@ -343,7 +340,7 @@ def synonyms_label(spec: object) -> str:
         return spec.name
     if callable(spec):
         return f"callable:{_qualified_name(spec)}"
-    raise TypeError(f"cannot use {type(spec).__name__} as a synonym source")
+    raise OptionTypeError(f"cannot use {type(spec).__name__} as a synonym source")
 
 
 def load_synonyms(
@@ -365,7 +362,7 @@ def load_synonyms(
         return spec
     if callable(spec):
         return CallableSynonyms(spec)
-    raise TypeError(
+    raise OptionTypeError(
         f"cannot use {type(spec).__name__} as a synonym source; give None, "
         f"{', '.join(map(repr, _NAMED_SOURCES))}, a mapping, a file path or a callable"
     )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import OptionError
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -36,13 +38,13 @@ class FMeasure:
 
     def __init__(self, beta: float | None = None, alpha: float | None = None) -> None:
         if beta is not None and alpha is not None:
-            raise ValueError(
+            raise OptionError(
                 "beta and alpha: give one of them, not both (alpha = 1 / (1 + beta**2))"
             )
         if beta is not None and not (isinstance(beta, (int, float)) and beta > 0):
-            raise ValueError(f"beta must be a positive number, got {beta!r}")
+            raise OptionError(f"beta must be a positive number, got {beta!r}")
         if alpha is not None and not (isinstance(alpha, (int, float)) and 0 <= alpha <= 1):
-            raise ValueError(f"alpha must be a number in [0, 1], got {alpha!r}")
+            raise OptionError(f"alpha must be a number in [0, 1], got {alpha!r}")
         object.__setattr__(self, "beta", beta)
         object.__setattr__(self, "alpha", alpha)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..errors import OptionError, OptionTypeError
 from ..kernels.spec import Kernel, KernelSpec
 from .fmeasure import safe_divide
 
@@ -68,13 +69,13 @@ class Measure:
         """Reject parameters outside the range where the measure means anything."""
         where = f"rouge_types: {self.name!r}"
         if self.kind not in KINDS:
-            raise ValueError(f"{where}: unknown measure kind {self.kind!r}")
+            raise OptionError(f"{where}: unknown measure kind {self.kind!r}")
         if self.kind in ("ngram", "topic") and not (
             isinstance(self.n, int) and 1 <= self.n <= MAX_NGRAM
         ):
-            raise ValueError(f"{where}: the n-gram length must be 1 .. {MAX_NGRAM}, got {self.n}")
+            raise OptionError(f"{where}: the n-gram length must be 1 .. {MAX_NGRAM}, got {self.n}")
         if self.kind == "weighted_lcs" and not MIN_W <= self.weight <= MAX_W:  # False for NaN
-            raise ValueError(
+            raise OptionError(
                 f"{where}: the ROUGE-W weight w of f(k) = k**w must be between 1 and 5, got "
                 f"{self.weight:g} (below 1 separate matches outweigh consecutive ones and scores "
                 "exceed 1; 1 is the plain union LCS ratio; above 5 the bases overflow on long "
@@ -83,7 +84,7 @@ class Measure:
         if self.kind == "skip_bigram" and self.max_gap is not None:
             gap = self.max_gap
             if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
-                raise ValueError(
+                raise OptionError(
                     f"{where}: the skip gap (most words between the two words of a pair) must be "
                     f"a non-negative int or None for no limit, got {gap!r}"
                 )
@@ -231,12 +232,12 @@ def valid_forms() -> list[str]:
 def parse_rouge_type(name: object) -> Measure:
     """Parse one ROUGE type name, raising ``ValueError`` that lists the valid names."""
     if not isinstance(name, str):
-        raise TypeError(f"rouge_types: every entry must be a str, got {type(name).__name__}")
+        raise OptionTypeError(f"rouge_types: every entry must be a str, got {type(name).__name__}")
     for pattern, _, build in _PATTERNS:
         match = re.fullmatch(pattern, name)
         if match:
             return build(match)
-    raise ValueError(
+    raise OptionError(
         f"rouge_types: unknown ROUGE type {name!r}; valid types are: {'; '.join(valid_forms())}"
     )
 
@@ -249,5 +250,5 @@ def parse_rouge_types(names: Iterable[str] | str | None) -> tuple[Measure, ...]:
         names = [names]
     measures = tuple(dict.fromkeys(parse_rouge_type(name) for name in names))
     if not measures:
-        raise ValueError("rouge_types: at least one ROUGE type is required")
+        raise OptionError("rouge_types: at least one ROUGE type is required")
     return measures

@@ -1,66 +1,40 @@
 """The Space's ``/score`` endpoint: ``rouge_plus.score`` over HTTP, the same options and numbers,
 within the Space's limits.
 
-Its parameters are derived from :class:`~rouge_plus.options.ScoreOptions`, so an option the
-core adds reaches the API without a change here; the few it leaves out are listed in
-:data:`OMITTED_OPTIONS` with the reason (README's Space section repeats the list).
+Its parameters are derived from the options declared on :class:`~rouge_plus.options.ScoreOptions`
+(their types and, for the few it leaves out, the reason), so an option the core adds reaches the
+API without a change here; :data:`OMITTED_OPTIONS` lists those few (README's Space section
+repeats the list).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
-from typing import Any
 
+from ..errors import InputError
 from ..inputs import normalize_inputs
-from ..options import ScoreOptions
-from ..readers import InputError
+from ..options import ScoreOptions, option_keywords
 from .limits import Budget, aggregate_within, score_within_limits
 
-# ScoreOptions fields the public API does not take, and why.
+# Options the public API does not take, and why (declared on their ScoreOptions field).
 OMITTED_OPTIONS = {
     "fmeasure": "given as beta or alpha",
-    "num_proc": "the server decides how many threads a request gets",
-    "synonyms": "a file name would be read on the server and a callable cannot travel over HTTP; "
-    "the bundled WordNet 3.0 is used",
-    "pos_tagger": "a tagger is a Python callable; the bundled English tagger is used",
+    **{name: option.space for name, option in option_keywords().items() if option.space},
 }
-
-# JSON types of the options whose default does not tell them.
-_API_TYPES: dict[str, Any] = {
-    "rouge_types": list[str] | None,
-    "tokenizer": str | None,
-    "split_sentences": str | None,
-    "remove_stopwords": bool | str | list[str] | None,
-    "max_words": int | None,
-    "max_bytes": int | None,
-    "topic_pos": str | None,
-}
-
-
-def _option_type(field: dataclasses.Field) -> Any:
-    if field.name in _API_TYPES:
-        return _API_TYPES[field.name]
-    default = field.default
-    return type(default) | None if isinstance(default, (bool, int, float, str)) else Any
+_WEIGHTS = ("beta", "alpha")  # the last parameters, where they have always been
 
 
 def _parameters() -> list[inspect.Parameter]:
     keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    options = [
-        inspect.Parameter(field.name, keyword, default=None, annotation=_option_type(field))
-        for field in dataclasses.fields(ScoreOptions)
-        if field.name not in OMITTED_OPTIONS
-    ]
-    weights = [
-        inspect.Parameter(name, keyword, default=None, annotation=float | None)
-        for name in ("beta", "alpha")
-    ]
+    served = [(name, option) for name, option in option_keywords().items() if not option.space]
+    served.sort(key=lambda item: item[0] in _WEIGHTS)
     return [
         inspect.Parameter("predictions", keyword, annotation=list[str]),
         inspect.Parameter("references", keyword, annotation=list),
-        *options,
-        *weights,
+        *(
+            inspect.Parameter(name, keyword, default=None, annotation=option.api_type)
+            for name, option in served
+        ),
     ]
 
 

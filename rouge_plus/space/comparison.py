@@ -11,7 +11,8 @@ import html
 from collections.abc import Sequence
 
 from ..comparison import Comparison, _p_text, compare
-from ..readers import InputError, Record, column_names, corpus_from_records
+from ..errors import InputError, RougePlusError
+from ..readers import Record, column_names, corpus_from_records
 from .corpus_files import load_source
 from .render import display_name, score_bar_html
 
@@ -58,7 +59,7 @@ def comparison_html(
             baseline_name=baseline_column,
             **options,
         )
-    except (TypeError, ValueError) as error:
+    except RougePlusError as error:
         raise InputError(str(error)) from error
     return comparison_table_html(result)
 

@@ -18,7 +18,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..readers import InputError, Record, decode, looks_like_jsonl, parse_records
+from ..errors import InputError
+from ..readers import Record, decode, looks_like_jsonl, parse_records
 from ..results import ExampleScores
 from .limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import ClientGone, LimitError
 from ..inputs import Batch
 from ..options import ScoreOptions
-from ..readers import InputError
 from ..results import ExampleScores
 from ..scorer import score_stream
 from ..text.tokenizers import get_tokenizer
@@ -32,9 +32,9 @@ MAX_TEXT_CHARS = 20_000  # characters per text
 MAX_TEXT_TOKENS = 5_000  # tokens per text, under the chosen tokenizer
 MAX_SYNONYM_TOKENS = 1_000  # tokens per text when a +synonyms type is scored
 MAX_TYPES = 8  # ROUGE types per request
-MAX_NGRAM = 4  # the n of rougeN
-MAX_SYNONYM_NGRAM = 2  # the n of rougeN+synonyms
-MAX_SKIP_GAP = 100  # the D of rougeS<D> and rougeSU<D> (rougeS* and rougeSU* are accepted)
+SPACE_MAX_NGRAM = 4  # the n of rougeN
+SPACE_MAX_SYNONYM_NGRAM = 2  # the n of rougeN+synonyms
+SPACE_MAX_SKIP_GAP = 100  # the D of rougeS<D> and rougeSU<D> (rougeS* and rougeSU* are accepted)
 ROUGE_W_WEIGHTS = (1.0, 3.0)  # the smallest and largest w of rougeW-<w>
 MAX_RESAMPLES = 10_000  # bootstrap resamples
 MAX_STOPWORDS = 10_000  # words of a stopword list given to the API
@@ -46,12 +46,7 @@ SMALL_REQUEST_TOKENS = 5_000  # a request with at most this many tokens in all i
 CHUNK_TOKENS = 20_000  # tokens scored between two looks at the time budget
 
 
-class LimitError(InputError):
-    """A request beyond one of the Space's limits, or out of time; the message says which."""
-
-
-class ClientGone(LimitError):
-    """The client of a request left (closed the page, dropped the connection) while it ran."""
+__all__ = ["Budget", "ClientGone", "LimitError", "check_options", "check_texts"]
 
 
 @dataclass
@@ -102,17 +97,17 @@ def check_options(options: ScoreOptions) -> None:
         _refuse(f"{len(options.rouge_types)} ROUGE types", f"at most {MAX_TYPES} per request")
     for measure in options.rouge_types:
         if measure.kind == "ngram" and measure.n > (
-            MAX_SYNONYM_NGRAM if measure.synonyms else MAX_NGRAM
+            SPACE_MAX_SYNONYM_NGRAM if measure.synonyms else SPACE_MAX_NGRAM
         ):
-            largest = f"rouge{MAX_SYNONYM_NGRAM}+synonyms" if measure.synonyms else ""
-            _refuse(measure.name, f"n-grams up to {largest or f'rouge{MAX_NGRAM}'}")
+            largest = f"rouge{SPACE_MAX_SYNONYM_NGRAM}+synonyms" if measure.synonyms else ""
+            _refuse(measure.name, f"n-grams up to {largest or f'rouge{SPACE_MAX_NGRAM}'}")
         if measure.kind == "weighted_lcs" and not (
             ROUGE_W_WEIGHTS[0] <= measure.weight <= ROUGE_W_WEIGHTS[1]
         ):
             low, high = ROUGE_W_WEIGHTS
             _refuse(measure.name, f"ROUGE-W weights from {low:g} to {high:g}")
-        if measure.kind == "skip_bigram" and (measure.max_gap or 0) > MAX_SKIP_GAP:
-            _refuse(measure.name, f"skip gaps up to {MAX_SKIP_GAP} (or *)")
+        if measure.kind == "skip_bigram" and (measure.max_gap or 0) > SPACE_MAX_SKIP_GAP:
+            _refuse(measure.name, f"skip gaps up to {SPACE_MAX_SKIP_GAP} (or *)")
     if options.n_resamples > MAX_RESAMPLES:
         _refuse(f"{options.n_resamples:,} resamples", f"at most {MAX_RESAMPLES:,}")
     stopwords = options.remove_stopwords
@@ -211,8 +206,9 @@ def limits_markdown() -> str:
             f"- each row: up to {MAX_REFERENCES} references; each text: up to "
             f"{MAX_TEXT_CHARS:,} characters and {MAX_TEXT_TOKENS:,} tokens "
             f"({MAX_SYNONYM_TOKENS:,} with a +synonyms type)",
-            f"- up to {MAX_TYPES} ROUGE types: n-grams up to rouge{MAX_NGRAM} and "
-            f"rouge{MAX_SYNONYM_NGRAM}+synonyms, rougeS/SU gaps up to {MAX_SKIP_GAP} (or *), "
+            f"- up to {MAX_TYPES} ROUGE types: n-grams up to rouge{SPACE_MAX_NGRAM} and "
+            f"rouge{SPACE_MAX_SYNONYM_NGRAM}+synonyms, rougeS/SU gaps up to "
+            f"{SPACE_MAX_SKIP_GAP} (or *), "
             f"ROUGE-W weights from {low:g} to {high:g}",
             f"- up to {MAX_RESAMPLES:,} bootstrap resamples",
             f"- {TIME_BUDGET_S} s of work per request; large requests take turns, "

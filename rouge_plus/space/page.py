@@ -26,9 +26,10 @@ from gradio.context import LocalContext
 from matplotlib.figure import Figure
 
 from .._version import __version__
+from ..errors import InputError, RougePlusError
 from ..inputs import Batch, normalize_inputs
 from ..options import PROFILES
-from ..readers import InputError, column_names, corpus_from_records, sample_text
+from ..readers import column_names, corpus_from_records, sample_text
 from ..scoring.multiref import MULTI_REF_MODES
 from ..text.sentences import available_sentence_splitters
 from ..text.tokenizers import available_tokenizers
@@ -165,11 +166,11 @@ _LIBC = _glibc()
 @contextlib.contextmanager
 def user_errors() -> Iterator[None]:
     """Input problems become a message on the page and one line in the server's log, never a
-    trace: the Space's limits, rouge_plus's validation errors, and input too large or nested
+    trace: rouge_plus's errors (the Space's limits among them), and input too large or nested
     too deeply for the server."""
     try:
         yield
-    except (ValueError, TypeError, UnicodeDecodeError) as error:
+    except RougePlusError as error:
         message = str(error)
     except MemoryError:
         message = "The server ran out of memory for this input: score fewer or shorter texts."

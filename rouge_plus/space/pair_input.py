@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..readers import InputError
+from ..errors import InputError
 from .limits import MAX_REFERENCES, MAX_TEXT_CHARS
 
 REFERENCE_SEPARATOR = re.compile(r"^[ \t]*-{3,}[ \t]*$", flags=re.MULTILINE)

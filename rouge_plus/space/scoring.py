@@ -10,8 +10,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import InputError, RougePlusError
 from ..options import ScoreOptions
-from ..readers import InputError
 from ..results import SCORE_COLUMNS, ExampleScores
 from ..scorer import score
 from ..scoring.measures import DEFAULT_ROUGE_TYPES
@@ -101,7 +101,7 @@ def score_options(options: dict, **overrides: object) -> ScoreOptions:
     """``options`` (and ``overrides``) as a :class:`ScoreOptions`; ``InputError`` if invalid."""
     try:
         return ScoreOptions.from_kwargs(**options, **overrides)
-    except (ValueError, TypeError, ModuleNotFoundError) as error:
+    except RougePlusError as error:
         raise InputError(str(error)) from error
 
 

@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from ..errors import MissingExtraError, OptionError, OptionTypeError
 from .stemming import CACHE_SIZE
 
 Stemmer = Callable[[str], str]
@@ -132,11 +133,11 @@ STOPWORDS_PACKAGE = "stopwordsiso"
 def get_language(code: str) -> Language:
     """The language of an ISO 639-1 ``code``; ``ValueError`` lists the valid codes."""
     if not isinstance(code, str):
-        raise TypeError(f"language must be an ISO 639-1 code such as 'de', got {code!r}")
+        raise OptionTypeError(f"language must be an ISO 639-1 code such as 'de', got {code!r}")
     try:
         return LANGUAGES[code]
     except KeyError:
-        raise ValueError(
+        raise OptionError(
             f"unknown language {code!r}; valid ISO 639-1 codes are: {', '.join(LANGUAGES)}"
         ) from None
 
@@ -152,13 +153,11 @@ def package_version(distribution: str) -> str:
 
 
 def import_optional(module: str, purpose: str, extra: str) -> object:
-    """Import ``module`` or fail in one line naming the extra that installs it."""
+    """Import ``module`` or raise ``MissingExtraError`` naming the extra that installs it."""
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ModuleNotFoundError(
-            f"{purpose} needs the {module} module: pip install rouge-plus[{extra}]"
-        ) from None
+        raise MissingExtraError(f"{purpose} (the {module} module)", extra) from None
 
 
 # ---- stemmers -------------------------------------------------------------------------------
@@ -170,10 +169,8 @@ def snowball_stemmer(algorithm: str) -> Stemmer:
     threads, so each thread gets its own."""
     module = import_optional("Stemmer", f"stemming with Snowball {algorithm}", STEM_EXTRA)
     if algorithm not in module.algorithms():  # type: ignore[attr-defined]
-        raise ModuleNotFoundError(
-            f"PyStemmer {package_version(STEM_PACKAGE)} has no {algorithm} stemmer: "
-            f"pip install -U rouge-plus[{STEM_EXTRA}]"
-        )
+        purpose = f"{algorithm} stemming (PyStemmer {package_version(STEM_PACKAGE)} has none)"
+        raise MissingExtraError(purpose, STEM_EXTRA, upgrade=True)
     import threading
 
     local = threading.local()

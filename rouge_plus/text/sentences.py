@@ -21,6 +21,8 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple, Protocol, runtime_checkable
 
+from ..errors import OptionError, OptionTypeError
+
 
 class Cut(IntEnum):
     """Where a splitter may end a sentence, from the safest place to the least safe."""
@@ -269,7 +271,7 @@ class CheckedSplitter(NamedTuple):
         sentences = self.function(text)
         if isinstance(sentences, list) and all(isinstance(s, str) for s in sentences):
             return sentences
-        raise TypeError(
+        raise OptionTypeError(
             f"sentence splitter {self.name!r} must return a list of str, got "
             f"{type(sentences).__name__} {sentences!r:.60} for input {text[:40]!r}"
         )
@@ -291,7 +293,7 @@ def get_sentence_splitter(
     """
     if isinstance(spec, str):
         if spec not in _BUILTINS:
-            raise ValueError(
+            raise OptionError(
                 f"unknown sentence splitter {spec!r}; valid names are: "
                 f"{', '.join(available_sentence_splitters())}"
             )
@@ -307,7 +309,7 @@ def get_sentence_splitter(
         if not isinstance(name, str):
             name = f"custom:{getattr(spec, '__qualname__', type(spec).__qualname__)}"
         return CheckedSplitter(name, spec)
-    raise TypeError(
+    raise OptionTypeError(
         "sentence splitter must be a name or a callable str -> list[str]; "
         f"got {type(spec).__name__}"
     )

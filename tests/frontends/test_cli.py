@@ -6,6 +6,7 @@ subprocess to check what a user really sees: exit codes, stderr, no traceback.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import dataclasses
 import io
@@ -23,8 +24,8 @@ import pytest
 
 import rouge_plus
 from rouge_plus.cli import main
-from rouge_plus.cli.main import _NOT_FLAGS, DERIVED_HELP, _declared_options, build_parser
-from rouge_plus.options import ScoreOptions
+from rouge_plus.cli.main import SUBCOMMANDS, build_parser
+from rouge_plus.options import KEYWORDS, OPTION, REPORT, ScoreOptions, option_keywords
 from rouge_plus.readers import unescape_line
 
 REPO = Path(__file__).resolve().parents[2]
@@ -342,7 +343,7 @@ def test_bench_corpus_matches_score(bench_rows, capsys):
 _PAUSE_IN_FIRST_WRITE = """
 import os, pathlib, sys, time
 from rouge_plus.cli import main
-from rouge_plus.cli.main import _NOT_FLAGS, DERIVED_HELP, _declared_options, build_parser
+from rouge_plus.cli.main import build_parser
 from rouge_plus.options import ScoreOptions
 
 folder, marker = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
@@ -412,16 +413,42 @@ def test_output_to_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path, jsonl_fi
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-def test_every_flag_has_real_help():
-    """Every flag explains itself, the ones derived from ScoreOptions too (in DERIVED_HELP)."""
-    actions = [a for a in build_parser()._actions if a.option_strings and a.dest != "help"]
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    (commands,) = [a for a in build_parser()._actions if a.dest == argparse.SUPPRESS and a.choices]
+    return dict(commands.choices)
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_every_flag_has_real_help(command):
+    """Every flag of every subcommand explains itself, the ones derived from ScoreOptions too
+    (from their field's metadata)."""
+    parser = _subparsers()[command]
+    actions = [a for a in parser._actions if a.option_strings and a.dest != "help"]
     for action in actions:
         flag = action.option_strings[-1]
         assert action.help and len(action.help) >= 12, flag
         machine = f"{action.dest.removeprefix('option_')} ("  # the fallback of a derived flag
         assert not action.help.startswith(machine) and action.metavar != "VALUE", flag
-    derived = {f.name for f in dataclasses.fields(ScoreOptions)} - set(_declared_options())
-    assert derived - _NOT_FLAGS == set(DERIVED_HELP)
+    fields = dataclasses.fields(ScoreOptions)
+    assert all(OPTION in field.metadata or KEYWORDS in field.metadata for field in fields)
+    given = {a.dest.removeprefix("option_") for a in actions if a.dest.startswith("option_")}
+    expected = {
+        name
+        for name, option in option_keywords().items()
+        if option.flag is not None and not (command == "compare" and option.group == REPORT)
+    }
+    assert given == expected
+
+
+def test_top_level_help_lists_the_subcommands(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    for name, parser in _subparsers().items():
+        assert name in SUBCOMMANDS and f"    {name} " in out
+        assert parser.prog == f"rouge-plus {name}"
+    assert set(_subparsers()) == set(SUBCOMMANDS)
 
 
 @pytest.mark.parametrize(

@@ -126,5 +126,5 @@ def test_comparisons(cluster, limited):
 
 def test_a_missing_extra_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ImportError, match=r"rouge-plus\[distributed\]"):
+    with pytest.raises(ImportError, match=r"pip install \"\.\[distributed\]\""):
         ray_data.with_scores(object())

@@ -127,5 +127,5 @@ def test_comparisons(spark, limited):
 
 def test_a_missing_extra_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspark.sql", None)
-    with pytest.raises(ImportError, match=r"rouge-plus\[distributed\]"):
+    with pytest.raises(ImportError, match=r"pip install \"\.\[distributed\]\""):
         spark_sql.with_scores(object())

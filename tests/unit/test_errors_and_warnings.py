@@ -17,9 +17,11 @@ from hypothesis import settings
 
 import rouge_plus.plan
 import rouge_plus.scorer
-from rouge_plus import RougePlus, RougeScorer, score
+from rouge_plus import RougePlus, RougeScorer, errors, score
 
 NO_TOKENS = "produced no tokens"
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 # --- errors name the row ------------------------------------------------------------------------
@@ -286,3 +288,102 @@ def test_topic_types_need_str_tokens_and_say_so():
     assert score(["aa b"], ["aa c"], rouge_types=["rouge1"], tokenizer=lengths) == {"rouge1": 1.0}
     with pytest.raises(TypeError, match="topic types tag words"):
         score(["aa b"], ["aa c"], rouge_types=["rougeTopic"], tokenizer=lengths)
+
+
+# ---- one error hierarchy ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("error", "builtins"),
+    [
+        (errors.OptionError, (ValueError,)),
+        (errors.OptionTypeError, (ValueError, TypeError)),
+        (errors.OptionFileError, (ValueError, FileNotFoundError)),
+        (errors.InputError, (ValueError,)),
+        (errors.InputTypeError, (ValueError, TypeError)),
+        (errors.DataFileError, (ValueError,)),
+        (errors.SynonymDataError, (errors.DataFileError,)),
+        (errors.TaggerDataError, (errors.DataFileError,)),
+        (errors.MissingExtraError, (ModuleNotFoundError, ImportError)),
+        (errors.LimitError, (errors.InputError,)),
+        (errors.ClientGone, ()),
+    ],
+)
+def test_each_error_is_what_it_claims(error, builtins):
+    assert issubclass(error, errors.RougePlusError)
+    for builtin in builtins:
+        assert issubclass(error, builtin), builtin
+    assert not issubclass(errors.ClientGone, errors.LimitError)
+
+
+def test_old_names_still_import_the_same_classes():
+    from rouge_plus.readers import InputError
+    from rouge_plus.rouge2.pos import TaggerDataError
+    from rouge_plus.rouge2.synonyms import SynonymDataError
+    from rouge_plus.space.limits import ClientGone, LimitError
+
+    assert (InputError, TaggerDataError, SynonymDataError, ClientGone, LimitError) == (
+        errors.InputError, errors.TaggerDataError, errors.SynonymDataError, errors.ClientGone,
+        errors.LimitError,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "builtin"),
+    [
+        (lambda: score(["a"], ["a"], multi_ref="worst"), errors.OptionError, ValueError),
+        (lambda: score(["a"], ["a"], use_stemmer="yes"), errors.OptionTypeError, TypeError),
+        (lambda: score(["a"], ["a"], bogus=1), errors.OptionTypeError, TypeError),
+        (lambda: score(["a"], ["a"], rouge_types=["rougeX"]), errors.OptionError, ValueError),
+        (lambda: score(["a"], ["a"], beta=-1.0), errors.OptionError, ValueError),
+        (lambda: score(["a"], ["a"], tokenizer="spacy"), errors.OptionError, ValueError),
+        (lambda: score(["a"], ["a"], language="xx"), errors.OptionError, ValueError),
+        (
+            lambda: score(["a"], ["a"], remove_stopwords="no-such-file.txt"),
+            errors.OptionFileError,
+            FileNotFoundError,
+        ),
+        (lambda: score(["a", None], ["a", "b"]), errors.InputTypeError, TypeError),
+        (lambda: score(["a"], [[]]), errors.InputError, ValueError),
+        (lambda: score(["a"], ["a", "b"]), errors.InputError, ValueError),
+    ],
+)
+def test_bad_options_and_inputs_raise_the_hierarchy(call, error, builtin):
+    with pytest.raises(error) as caught:
+        call()
+    assert isinstance(caught.value, builtin) and isinstance(caught.value, errors.RougePlusError)
+
+
+def test_a_missing_extra_names_the_extra_and_its_packages():
+    error = errors.MissingExtraError("language='zh' (Chinese word segmentation)", "zh")
+    assert 'pip install ".[zh]"' in str(error) and "rjieba" in str(error)
+    assert error.extra == "zh" and error.packages == ("rjieba",)
+    assert isinstance(error, ModuleNotFoundError)
+
+
+def test_extra_packages_agree_with_pyproject():
+    tomllib = pytest.importorskip("tomllib")
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = pyproject["project"]["optional-dependencies"]
+    for extra, packages in errors.EXTRA_PACKAGES.items():
+        declared = tuple(re.split(r"[<>=!~ ]", spec, maxsplit=1)[0] for spec in extras[extra])
+        assert declared == packages, extra
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        errors.OptionError("multi_ref: bad"),
+        errors.DataFileError("synonym file: bad"),
+        errors.MissingExtraError("language='zh'", "zh"),
+        errors.InputTypeError("predictions is None"),
+    ],
+)
+def test_the_command_line_catches_the_one_base(error, capsys):
+    from rouge_plus.cli.common import run_and_write
+
+    def produce() -> str:
+        raise error
+
+    assert run_and_write(produce, None) == 1
+    assert capsys.readouterr().err == f"rouge-plus: error: {error}\n"

