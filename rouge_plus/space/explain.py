@@ -36,11 +36,8 @@ from ..kernels.lcs import lcs_path
 from ..kernels.matching import matched_pairs
 from ..kernels.ngram import ngram_counts
 from ..kernels.python import ASCII_WORD
-from ..options import ScoreOptions
-from ..plan import get_stemmer
-from ..rouge2.synonyms import Synonyms, load_synonyms
-from ..text.languages import language_stopwords
-from ..text.segmenters import segmenting_tokenizer
+from ..plan import ScoringPlan, get_stemmer
+from ..rouge2.synonyms import Synonyms
 from ..text.stopwords import StopwordSpec, resolve_stopwords
 from ..text.tokenizers import Tokenizer, get_tokenizer
 
@@ -182,10 +179,22 @@ def explain_pair(
     ``ngram_n`` chooses which ROUGE-N's matches are marked; a ``synonyms`` source (see
     :func:`rouge_plus.synonyms.load_synonyms`) also marks synonym matches.
     """
-    if ngram_n < 1:
-        raise ValueError(f"ngram_n must be at least 1, got {ngram_n!r}")
     stopwords = resolve_stopwords(remove_stopwords) or frozenset()
     stem = get_stemmer(stemmer) if use_stemmer else None
+    return _explain(prediction, reference, tokenizer, stopwords, stem, ngram_n, synonyms)
+
+
+def _explain(
+    prediction: str,
+    reference: str,
+    tokenizer: str | Tokenizer,
+    stopwords: frozenset[str],
+    stem: Callable[[str], str] | None,
+    ngram_n: int,
+    synonyms: Synonyms | None,
+) -> PairExplanation:
+    if ngram_n < 1:
+        raise ValueError(f"ngram_n must be at least 1, got {ngram_n!r}")
     pred = _Side.of(prediction, tokenizer, stopwords, stem)
     ref = _Side.of(reference, tokenizer, stopwords, stem)
     pairs = lcs_path(ref.units, pred.units)
@@ -205,26 +214,21 @@ def explain_pair(
     )
 
 
-def explain_with_options(
-    prediction: str, reference: str, options: ScoreOptions, *, ngram_n: int = 1
+def explain_with_plan(
+    prediction: str, reference: str, plan: ScoringPlan, *, ngram_n: int = 1
 ) -> PairExplanation:
-    """:func:`explain_pair` with the text handling of ``options``: its tokenizer, stemmer and
-    stopwords, and synonym marks when a "+synonyms" type is scored. (Length limits are not
+    """:func:`explain_pair` with the text pipeline the plan scores with: its tokenizer, stemmer
+    and stopwords, and synonym marks when a "+synonyms" type is scored. (Length limits are not
     applied: every token of the texts is shown.)"""
-    stopword_code = options.language_stopwords
-    return explain_pair(
+    pipeline = plan.pipeline
+    return _explain(
         prediction,
         reference,
-        tokenizer=(
-            segmenting_tokenizer(options.segmenter) if options.segmenter else options.tokenizer
-        ),
-        use_stemmer=options.stemmer_name is not None,
-        ngram_n=ngram_n,
-        stemmer=options.stemmer_name or "porter",
-        remove_stopwords=(
-            language_stopwords(stopword_code) if stopword_code else options.remove_stopwords
-        ),
-        synonyms=load_synonyms(options.synonyms) if options.needs_synonyms else None,
+        pipeline.tokenizer,
+        pipeline.stopwords or frozenset(),
+        pipeline.stem,
+        ngram_n,
+        plan.synonyms,
     )
 
 

@@ -69,6 +69,7 @@ from .scoring import (
     pair_scores,
     profile_defaults,
     score_options,
+    scoring_plan,
     stopword_choices,
 )
 
@@ -228,15 +229,16 @@ def score_single(
     with user_errors():
         references = split_references(references_text)
         check_pair(prediction, references)
-        resolved = score_options(options)
+        plan = scoring_plan(options)
+        resolved = plan.options
         check_options(resolved)
         tokens = check_texts(Batch([prediction], [references]), resolved)
         with turn(int(tokens.sum()), budget):
-            scores = pair_scores(prediction, references, options)
-            explained = explain_references(prediction, references, options, int(ngram_n), budget)
+            scores = pair_scores(prediction, references, plan)
+            explained = explain_references(prediction, references, plan, int(ngram_n), budget)
     highlights = explanation_html(prediction, explained, int(ngram_n), resolved.needs_synonyms)
     summary = f"{len(references)} reference(s), combined with multi_ref=`{resolved.multi_ref}`"
-    return scores_table_html(scores), highlights, f"{summary}  \n`{resolved.signature()}`"
+    return scores_table_html(scores), highlights, f"{summary}  \n`{plan.signature}`"
 
 
 def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, str]:

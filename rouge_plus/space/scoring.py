@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 from ..errors import InputError, RougePlusError
 from ..options import ScoreOptions
+from ..plan import ScoringPlan
 from ..results import SCORE_COLUMNS, ExampleScores
-from ..scorer import score
+from ..scorer import score_examples
 from ..scoring.measures import DEFAULT_ROUGE_TYPES
 from ..text.languages import LANGUAGES
 from ..text.stopwords import smart_words_file
-from .explain import PairExplanation, explain_with_options
+from .explain import PairExplanation, explain_with_plan
 from .limits import Budget, aggregate_within
 
 DEFAULT_TYPES = list(DEFAULT_ROUGE_TYPES)
@@ -105,12 +106,17 @@ def score_options(options: dict, **overrides: object) -> ScoreOptions:
         raise InputError(str(error)) from error
 
 
-def pair_scores(prediction: str, references: list[str], options: dict) -> dict[str, tuple]:
+def scoring_plan(options: dict) -> ScoringPlan:
+    """The plan of ``options``, resolved once for a whole request; ``InputError`` if invalid."""
+    return ScoringPlan(score_options(options))
+
+
+def pair_scores(prediction: str, references: list[str], plan: ScoringPlan) -> dict[str, tuple]:
     """``{rouge_type: (precision, recall, f)}`` for one prediction and its references."""
-    result = score([prediction], [references], return_precision_recall=True, **options)
+    columns = score_examples([prediction], [references], plan).columns()
     return {
-        name: tuple(result[f"{name}_{column}"] for column in SCORE_COLUMNS)
-        for name in options["rouge_types"]
+        name: tuple(columns[f"{name}_{column}"][0] for column in SCORE_COLUMNS)
+        for name in plan.names
     }
 
 
@@ -124,19 +130,18 @@ class ReferenceExplanation:
 
 
 def explain_references(
-    prediction: str, references: list[str], options: dict, ngram_n: int, budget: Budget
+    prediction: str, references: list[str], plan: ScoringPlan, ngram_n: int, budget: Budget
 ) -> list[ReferenceExplanation]:
     """The prediction against each reference on its own, highlighted and scored, with a look
     at ``budget`` before each reference."""
-    resolved = score_options(options)
     explained = []
     for reference in references:
         budget.check()
         explained.append(
             ReferenceExplanation(
                 reference,
-                explain_with_options(prediction, reference, resolved, ngram_n=ngram_n),
-                pair_scores(prediction, [reference], options),
+                explain_with_plan(prediction, reference, plan, ngram_n=ngram_n),
+                pair_scores(prediction, [reference], plan),
             )
         )
     return explained

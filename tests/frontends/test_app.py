@@ -55,6 +55,31 @@ def test_single_pair_shows_table_highlights_and_signature() -> None:
     assert "types:rouge1,rouge2,rougeL" in signature
 
 
+@pytest.mark.parametrize("n_references", [1, 4])
+def test_a_single_pair_request_resolves_its_options_once(monkeypatch, n_references) -> None:
+    """One request: one parse of the options and one plan, whatever the number of references."""
+    from rouge_plus import options, plan
+
+    chosen = settings(["rouge1", "rougeL", "rouge1+synonyms"])
+    counts = {"parse": 0, "plan": 0}
+    real_parse, real_plan_init = options.ScoreOptions.from_kwargs, plan.ScoringPlan.__init__
+
+    def counting_parse(**kwargs):
+        counts["parse"] += 1
+        return real_parse(**kwargs)
+
+    def counting_plan_init(self, *args):
+        counts["plan"] += 1
+        real_plan_init(self, *args)
+
+    monkeypatch.setattr(options.ScoreOptions, "from_kwargs", staticmethod(counting_parse))
+    monkeypatch.setattr(plan.ScoringPlan, "__init__", counting_plan_init)
+    references = "\n".join(CAT[1] + f" {k}" for k in range(n_references))
+    table, _, _ = app.score_single(CAT[0], references, 1, chosen)
+    assert "ROUGE-1" in table
+    assert counts == {"parse": 1, "plan": 1}
+
+
 def test_synonym_example_marks_synonyms_in_pink() -> None:
     prediction, references, types = app.EXAMPLES[3]
     _, highlights, signature = app.score_single(prediction, references, 1, settings(types))

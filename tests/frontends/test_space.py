@@ -109,7 +109,9 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
     references = ["Water spinach is a green leafy vegetable.", "A commonly eaten leaf vegetable."]
     chosen = options(multi_ref=mode, rouge_types=["rouge1", "rougeSU4", "rouge1+synonyms"])
     expected = rouge_plus.score([prediction], [references], return_precision_recall=True, **chosen)
-    for name, (p, r, f) in scoring.pair_scores(prediction, references, chosen).items():
+    for name, (p, r, f) in scoring.pair_scores(
+        prediction, references, scoring.scoring_plan(chosen)
+    ).items():
         assert (p, r, f) == (
             expected[f"{name}_precision"],
             expected[f"{name}_recall"],
@@ -118,9 +120,9 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
 
 
 def test_explanations_follow_the_options() -> None:
-    plain = scoring.explain_references(*CAR, options(), 1, Budget())
+    plain = scoring.explain_references(*CAR, scoring.scoring_plan(options()), 1, Budget())
     synonyms = scoring.explain_references(
-        *CAR, options(rouge_types=["rouge1+synonyms"]), 1, Budget()
+        *CAR, scoring.scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1, Budget()
     )
     assert [s.kind for s in plain[0].explanation.prediction] == ["both", None, "both", None]
     assert [s.kind for s in synonyms[0].explanation.prediction] == [
@@ -130,7 +132,9 @@ def test_explanations_follow_the_options() -> None:
         "synonym",
     ]
     assert synonyms[0].scores == {"rouge1+synonyms": (1.0, 1.0, 1.0)}
-    without_stopwords = scoring.explain_references(*CAT, options(stopwords="english"), 1, Budget())
+    without_stopwords = scoring.explain_references(
+        *CAT, scoring.scoring_plan(options(stopwords="english")), 1, Budget()
+    )
     assert [s.kind for s in without_stopwords[0].explanation.prediction] == [
         None,
         "both",
@@ -141,7 +145,9 @@ def test_explanations_follow_the_options() -> None:
 
 
 def test_scores_table_shows_formatted_scores() -> None:
-    table = render.scores_table_html(scoring.pair_scores(*CAT, options(rouge_types=["rouge1"])))
+    table = render.scores_table_html(
+        scoring.pair_scores(*CAT, scoring.scoring_plan(options(rouge_types=["rouge1"])))
+    )
     # SPEC §6: 3 unigrams match, R 0.5, P 0.6, F 0.545455.
     assert "<th scope='row'>ROUGE-1</th><td>0.6000</td><td>0.5000</td>" in table
     assert "0.5455" in table and "np.float64" not in table
@@ -149,9 +155,9 @@ def test_scores_table_shows_formatted_scores() -> None:
 
 def test_highlighting_escapes_html() -> None:
     text = "<b>cat</b> & dog"
-    spans = scoring.explain_references(text, ["cat dog"], options(), 1, Budget())[
-        0
-    ].explanation.prediction
+    spans = scoring.explain_references(
+        text, ["cat dog"], scoring.scoring_plan(options()), 1, Budget()
+    )[0].explanation.prediction
     rendered = render.highlight_html(text, spans)
     assert rendered.startswith("&lt;")
     assert "<mark class='rp-both' title='n-gram and LCS'>cat</mark>" in rendered
@@ -161,7 +167,7 @@ def test_highlighting_escapes_html() -> None:
 def test_legend_lists_synonyms_only_when_they_are_marked() -> None:
     chosen = options(rouge_types=["rouge1", "rouge1+synonyms"])
     page = render.explanation_html(
-        CAR[0], scoring.explain_references(*CAR, chosen, 1, Budget()), 1, True
+        CAR[0], scoring.explain_references(*CAR, scoring.scoring_plan(chosen), 1, Budget()), 1, True
     )
     assert "<mark class='rp-synonym'>synonym</mark>" in page
     assert page.count("<mark class='rp-synonym' title=") == 4

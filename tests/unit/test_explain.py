@@ -11,12 +11,13 @@ import pytest
 from rouge_plus import ScoreOptions, score
 from rouge_plus.kernels.lcs import lcs_length, lcs_path
 from rouge_plus.kernels.matching import matched_pairs, maximum_matching
+from rouge_plus.plan import ScoringPlan
 from rouge_plus.rouge2.synonyms import load_synonyms
 from rouge_plus.space.explain import (
     MATCH_KINDS,
     _aligned_spans,
     explain_pair,
-    explain_with_options,
+    explain_with_plan,
     matched_ngram_positions,
     token_spans,
 )
@@ -191,10 +192,12 @@ def test_options_choose_tokenizer_stemmer_stopwords_and_synonyms() -> None:
     options = ScoreOptions.from_kwargs(
         rouge_types=["rouge1+synonyms"], use_stemmer=True, remove_stopwords=True
     )
-    explained = explain_with_options("The cars are fast", "An automobile is quick", options)
+    explained = explain_with_plan(
+        "The cars are fast", "An automobile is quick", ScoringPlan(options)
+    )
     assert [s.kind for s in explained.prediction] == [None, "synonym", None, "synonym"]
-    without = explain_with_options(
-        "The cars are fast", "An automobile is quick", ScoreOptions.from_kwargs()
+    without = explain_with_plan(
+        "The cars are fast", "An automobile is quick", ScoringPlan(ScoreOptions.from_kwargs())
     )
     assert {s.kind for s in without.prediction} == {None}
 
