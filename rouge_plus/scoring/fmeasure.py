@@ -8,6 +8,8 @@ the Perl script (alpha).
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import OptionError
@@ -27,46 +29,28 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
 class FMeasure:
-    """The F-measure family: give ``beta`` or ``alpha``, not both (default: beta = 1).
+    """The F-measure family: give ``beta`` or ``alpha``, not both (default: beta = 1)."""
 
-    An immutable value, compared and hashed by ``(beta, alpha)``, like a frozen dataclass (it is
-    a plain class because creating a dataclass costs a millisecond at import).
-    """
+    beta: float | None = None
+    alpha: float | None = None
 
-    __slots__ = ("alpha", "beta")
-
-    def __init__(self, beta: float | None = None, alpha: float | None = None) -> None:
+    def __post_init__(self) -> None:
+        beta, alpha = self.beta, self.alpha
         if beta is not None and alpha is not None:
             raise OptionError(
                 "beta and alpha: give one of them, not both (alpha = 1 / (1 + beta**2))"
             )
-        if beta is not None and not (isinstance(beta, (int, float)) and beta > 0):
-            raise OptionError(f"beta must be a positive number, got {beta!r}")
+        if beta is not None and not (
+            isinstance(beta, (int, float)) and beta > 0 and math.isfinite(beta * beta)
+        ):
+            raise OptionError(
+                f"beta must be a positive number whose square is finite, got {beta!r} (as beta "
+                "grows F tends to recall: report recall itself for that limit)"
+            )
         if alpha is not None and not (isinstance(alpha, (int, float)) and 0 <= alpha <= 1):
             raise OptionError(f"alpha must be a number in [0, 1], got {alpha!r}")
-        object.__setattr__(self, "beta", beta)
-        object.__setattr__(self, "alpha", alpha)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}: FMeasure is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}: FMeasure is immutable")
-
-    def __reduce__(self) -> tuple[type, tuple[float | None, float | None]]:
-        return FMeasure, (self.beta, self.alpha)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.beta, self.alpha) == (other.beta, other.alpha)
-
-    def __hash__(self) -> int:
-        return hash((self.beta, self.alpha))
-
-    def __repr__(self) -> str:
-        return f"FMeasure(beta={self.beta!r}, alpha={self.alpha!r})"
 
     @property
     def as_alpha(self) -> float:

@@ -528,3 +528,12 @@ def test_a_large_jsonl_file_streams_through_in_chunks(tmp_path):
     large.write_text(line * (20_000_000 // len(line)), encoding="utf-8")
     growth = _peak_rss_mib(large, tmp_path) - _peak_rss_mib(small, tmp_path)
     assert growth < 25, f"{growth:.0f} MiB more for 20 MB of JSON Lines"
+
+
+@pytest.mark.parametrize("beta", ["inf", "1e200"])
+def test_a_beta_that_would_give_nan_is_refused(capsys, beta: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--demo", "--beta", beta])
+    captured = capsys.readouterr()
+    assert stopped.value.code == 2 and captured.out == ""
+    assert "beta must be a positive number" in captured.err

@@ -387,3 +387,11 @@ def test_the_command_line_catches_the_one_base(error, capsys):
 
     assert run_and_write(produce, None) == 1
     assert capsys.readouterr().err == f"rouge-plus: error: {error}\n"
+
+
+@pytest.mark.parametrize("beta", [float("inf"), 1e200, float("nan")])
+def test_a_beta_whose_square_overflows_is_refused_not_nan(beta: float) -> None:
+    """beta**2 = inf made F = NaN (inf * P * R / (inf * P + R)); F tends to R as beta grows."""
+    with pytest.raises(errors.OptionError, match="beta must be a positive number"):
+        score(["the cat sat"], ["the cat is here"], beta=beta)
+    assert score(["the cat sat"], ["the cat is here"], beta=1e150)["rouge1"] == pytest.approx(0.5)
