@@ -54,40 +54,10 @@ _LAZY = {
 }
 
 
-def _import_dataclasses_without_inspect() -> None:
-    """Import ``dataclasses`` without making it import ``inspect``, when neither is loaded.
-
-    ``dataclasses`` imports ``inspect`` (and with it ``ast``, ``dis`` and ``tokenize``: a fifth
-    of what a short scoring script spends in Python) for a single call, which it makes only for
-    a class without a docstring; every dataclass of rouge_plus has one. It is given a stand-in
-    that imports ``inspect`` on first use instead, and ``sys.modules`` is left as it was: every
-    other ``import inspect`` gets the real module.
-    """
-    import sys
-    import types
-
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
-        return
-
-    class LazyInspect(types.ModuleType):
-        def __getattr__(self, name: str) -> object:
-            import inspect
-
-            return getattr(inspect, name)
-
-    sys.modules["inspect"] = stand_in = LazyInspect("inspect")
-    try:
-        import dataclasses  # noqa: F401
-    finally:
-        if sys.modules.get("inspect") is stand_in:
-            del sys.modules["inspect"]
-
-
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        _import_dataclasses_without_inspect()
         module = importlib.import_module(_LAZY[name], __name__)
         # Later look-ups skip this function (every public name of that module at once).
         globals().update({n: getattr(module, n) for n, m in _LAZY.items() if m == _LAZY[name]})

@@ -52,22 +52,6 @@ def test_import_rouge_plus_imports_nothing_heavy():
     assert [m for m in modules if m.startswith("rouge_plus.")] == ["rouge_plus._version"]
 
 
-def test_dataclasses_keep_working_without_inspect_imported_up_front():
-    modules = _modules_after(
-        "from rouge_plus import score\n"
-        "assert 'inspect' not in sys.modules\n"
-        "import dataclasses\n"
-        "@dataclasses.dataclass\n"
-        "class Undocumented:\n"
-        "    a: int\n"
-        "assert Undocumented.__doc__ == 'Undocumented(a: int)'\n"
-        "import inspect\n"
-        "assert type(inspect) is type(sys) and inspect.signature(score)\n"
-        "assert sys.modules['inspect'] is inspect"
-    )
-    assert "inspect" in modules
-
-
 def test_public_names_still_resolve():
     modules = _modules_after(
         "import rouge_plus\n"
