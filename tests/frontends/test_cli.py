@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import gzip
 import io
 import json
 import os
@@ -21,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.material import BENCH
 
 import rouge_plus
 from rouge_plus.cli import main
@@ -324,10 +326,9 @@ def test_wordless_texts_warn_on_stderr(capsys, tmp_path):
     assert err.startswith("rouge-plus: warning: 2 non-empty text(s) produced no tokens")
 
 
-def test_bench_corpus_matches_score(bench_rows, capsys):
-    from support.shared_data import shared_file
-
-    path = shared_file("bench/cnndm_realsumm.jsonl")
+def test_bench_corpus_matches_score(bench_rows, capsys, tmp_path):
+    path = tmp_path / "bench.jsonl"
+    path.write_bytes(gzip.decompress(BENCH.read_bytes()))
     result = run_json(capsys, "--jsonl", str(path), "--use-stemmer", "--precision-recall")
     predictions = [row["prediction"] for row in bench_rows]
     references = [row["references"] for row in bench_rows]
