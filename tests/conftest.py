@@ -1,4 +1,4 @@
-"""Session fixtures over the shared test material, and the hypothesis profiles."""
+"""Session fixtures over the test material, and the hypothesis profiles."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from hypothesis import is_hypothesis_test, settings
-from support.shared_data import read_jsonl, shared_file
+from support.material import BENCH, read_jsonl, shared_file
 
 # CI runs the same examples every time (a red build must be reproducible); local runs, such as
 # README's test command, keep exploring new ones.
@@ -57,8 +57,8 @@ def _no_plan_kept_from_another_test() -> None:
 
 @pytest.fixture(scope="session")
 def bench_rows() -> list[dict]:
-    """The 3,500 CNN/DailyMail (prediction, reference) rows of ../shared/bench."""
-    return read_jsonl(shared_file("bench/cnndm_realsumm.jsonl"))
+    """The 3,500 CNN/DailyMail (prediction, reference) rows of tests/data (from REALSumm)."""
+    return read_jsonl(BENCH)
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ Per-example precision, recall and F equal what the script prints (5 decimals) fo
 W-1.2, S4, SU4, S* and SU*, on 300 real summaries and on multi-reference rows built from them,
 with -f A and -f B, two alphas, -m, -s, -l and -b (ROUGE-L and ROUGE-W included, read under -b as
 the script reads them); the corpus average and 95% interval too. The
-script's own values for all 3,500 rows of the shared bench (with and without -m) reproduce as well.
+script's own values for all 3,500 rows of the bench (with and without -m) reproduce as well.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections import defaultdict
 from functools import lru_cache
 
 import pytest
+from support.material import BENCH_ROUGE155, BENCH_ROUGE155_CORPUS, read_jsonl
 from support.rouge155_oracle import run_rouge155
-from support.shared_data import read_jsonl, shared_file
 
 from rouge_plus import RougeScorer, plan, score
 from rouge_plus.rouge155.stemmer import Rouge155Stemmer
@@ -155,8 +155,8 @@ BENCH_TYPES = ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"
 
 @pytest.mark.parametrize("variant", ["nostem", "stem_m"])
 def test_the_scripts_values_for_every_bench_row(bench_rows, variant):
-    """../shared/bench/cnndm_realsumm.rouge155.jsonl: the Perl script's own per-row values."""
-    printed = read_jsonl(shared_file("bench/cnndm_realsumm.rouge155.jsonl"))
+    """tests/data/cnndm_realsumm.rouge155.jsonl.gz: the Perl script's own per-row values."""
+    printed = read_jsonl(BENCH_ROUGE155)
     ours = RougeScorer(
         BENCH_TYPES, profile="rouge155", use_stemmer=variant == "stem_m"
     ).score_examples([r["prediction"] for r in bench_rows], [r["references"] for r in bench_rows])
@@ -168,6 +168,20 @@ def test_the_scripts_values_for_every_bench_row(bench_rows, variant):
     ]
     assert len(printed) == len(bench_rows) == 3500
     assert mismatches == [], f"{len(mismatches)} differ, first: {mismatches[:5]}"
+
+
+def test_the_bench_values_are_what_the_script_prints_today(bench_rows):
+    """tests/data's values (scripts/regenerate_rouge155_bench_values.py made them) for 100 rows
+    equal a fresh run of the script with the options the corpus file records."""
+    committed = read_jsonl(BENCH_ROUGE155)[:100]
+    options = json.loads(BENCH_ROUGE155_CORPUS.read_text(encoding="utf-8"))
+    rows = [(row["prediction"], row["references"]) for row in bench_rows[:100]]
+    for variant in ("nostem", "stem_m"):
+        printed = run_rouge155(rows, options[variant]["options"].split()).per_row
+        for index, row in enumerate(committed):
+            values = {measure: per_row[index] for measure, per_row in printed.items()}
+            fresh = {measure: [v.precision, v.recall, v.f] for measure, v in values.items()}
+            assert fresh == row[variant], (variant, index)
 
 
 def test_the_bundled_wordnet3_exception_lists_reproduce_every_stem_m_row(bench_rows, monkeypatch):
@@ -186,7 +200,7 @@ def test_the_bundled_wordnet3_exception_lists_reproduce_every_stem_m_row(bench_r
 
 @pytest.mark.parametrize("variant", ["nostem", "stem_m"])
 def test_the_scripts_corpus_values_for_the_bench(bench_rows, variant):
-    published = json.loads(shared_file("bench/cnndm_realsumm.rouge155.corpus.json").read_text())
+    published = json.loads(BENCH_ROUGE155_CORPUS.read_text(encoding="utf-8"))
     result = score(
         [r["prediction"] for r in bench_rows],
         [r["references"] for r in bench_rows],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import gzip
 import io
 import json
 import os
@@ -18,9 +19,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.material import BENCH
 
 import rouge_plus
 from rouge_plus.cli import main
@@ -324,10 +327,9 @@ def test_wordless_texts_warn_on_stderr(capsys, tmp_path):
     assert err.startswith("rouge-plus: warning: 2 non-empty text(s) produced no tokens")
 
 
-def test_bench_corpus_matches_score(bench_rows, capsys):
-    from support.shared_data import shared_file
-
-    path = shared_file("bench/cnndm_realsumm.jsonl")
+def test_bench_corpus_matches_score(bench_rows, capsys, tmp_path):
+    path = tmp_path / "bench.jsonl"
+    path.write_bytes(gzip.decompress(BENCH.read_bytes()))
     result = run_json(capsys, "--jsonl", str(path), "--use-stemmer", "--precision-recall")
     predictions = [row["prediction"] for row in bench_rows]
     references = [row["references"] for row in bench_rows]
@@ -339,9 +341,12 @@ def test_bench_corpus_matches_score(bench_rows, capsys):
 
 # Runs the command line with a profile hook that, at the first write to a file in the output's
 # folder (whatever file the command writes there), touches a marker and sleeps: the test then
-# interrupts it in the middle of writing its output.
+# interrupts it in the middle of writing its output. A child inherits an ignored SIGINT (pytest
+# under nohup, in a background job, on some CI runners) and Python then keeps ignoring it, so the
+# child puts back Python's own handler, the one that raises KeyboardInterrupt.
 _PAUSE_IN_FIRST_WRITE = """
-import os, pathlib, sys, time
+import os, pathlib, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from rouge_plus.cli import main
 from rouge_plus.cli.main import build_parser
 from rouge_plus.options import ScoreOptions
@@ -365,7 +370,22 @@ sys.exit(main(sys.argv[3:]))
 """
 
 
+@pytest.fixture(params=["default", "ignored"])
+def parent_sigint(request: pytest.FixtureRequest) -> Iterator[None]:
+    """This process's SIGINT as pytest started it, or ignored as under nohup or in a background
+    job (the main thread's disposition, restored after the test)."""
+    if request.param == "default":
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="finds open files in /proc")
+@pytest.mark.usefixtures("parent_sigint")
 def test_interrupted_output_leaves_the_previous_file_and_no_partial_file(tmp_path, jsonl_file):
     folder = tmp_path / "out"
     folder.mkdir()

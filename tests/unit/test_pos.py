@@ -6,7 +6,6 @@ import gzip
 import json
 import re
 from importlib import resources
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,7 +15,6 @@ from rouge_plus.rouge2 import pos
 from rouge_plus.rouge2.pos import Tagger, load_tagger, topic_filter
 
 TAGGER = load_tagger()
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 
 
 @pytest.mark.parametrize(
@@ -72,20 +70,16 @@ def _nltk_tagger_from_bundled_json():
     return tagger
 
 
-def test_same_tags_as_nltk_perceptron_tagger() -> None:
+def test_same_tags_as_nltk_perceptron_tagger(bench_rows: list[dict]) -> None:
     nltk_tagger = _nltk_tagger_from_bundled_json()
-    bench = SHARED / "bench" / "cnndm_realsumm.jsonl"
-    if not bench.exists():
-        pytest.skip(f"shared benchmark data not found at {bench}")
     token_pattern = re.compile(r"\w+(?:'\w+)?|[^\w\s]")
     compared = 0
-    with bench.open(encoding="utf-8") as rows:
-        for _, line in zip(range(30), rows, strict=False):
-            for sentence in json.loads(line)["references"][0].split("\n"):
-                tokens = pos._penn_spellings(token_pattern.findall(sentence))
-                for variant in (tokens, [token.lower() for token in tokens]):
-                    assert TAGGER(variant) == [tag for _, tag in nltk_tagger.tag(variant)]
-                    compared += len(variant)
+    for row in bench_rows[:30]:
+        for sentence in row["references"][0].split("\n"):
+            tokens = pos._penn_spellings(token_pattern.findall(sentence))
+            for variant in (tokens, [token.lower() for token in tokens]):
+                assert TAGGER(variant) == [tag for _, tag in nltk_tagger.tag(variant)]
+                compared += len(variant)
     assert compared > 1000
 
 

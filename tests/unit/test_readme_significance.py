@@ -1,7 +1,8 @@
 """The README's significance example prints exactly the output pasted under it.
 
-The block reads ../shared, so README's general test skips it (``<!-- skip-test -->``); this test
-runs it where the bench is present. Only the package version in the signature may differ.
+The block reads the bench in tests/data (a clone has it). README's general test, which only
+checks that a block runs, skips it (``<!-- skip-test -->``) so that it is not run twice: this test
+runs it and compares its output. Only the package version in the signature may differ.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-
-from support.shared_data import shared_file
 
 REPO = Path(__file__).resolve().parents[2]
 HEADING = "## Is system A really better than B?"
@@ -33,7 +32,6 @@ def without_version(text: str) -> str:
 
 
 def test_worked_example_prints_the_pasted_output():
-    shared_file("bench/cnndm_realsumm.jsonl")
     code, expected = worked_example()
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(

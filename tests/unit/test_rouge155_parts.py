@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.material import BENCH_ROUGE155, BENCH_ROUGE155_CORPUS, read_jsonl
 from support.rouge155_oracle import perl_porter_stems, run_rouge155
-from support.shared_data import read_jsonl, shared_file
 
 from rouge_plus import score
 from rouge_plus.kernels import skip_bigram, weighted_lcs
@@ -280,8 +280,8 @@ def test_order_is_string_order_of_instance_ids():
 
 
 def test_bootstrap_reproduces_the_published_corpus_values():
-    published = read_jsonl(shared_file("bench/cnndm_realsumm.rouge155.jsonl"))
-    corpus = json.loads(shared_file("bench/cnndm_realsumm.rouge155.corpus.json").read_text())
+    published = read_jsonl(BENCH_ROUGE155)
+    corpus = json.loads(BENCH_ROUGE155_CORPUS.read_text(encoding="utf-8"))
     order = rouge155_order(len(published))
     for variant in ("nostem", "stem_m"):
         for measure, expected in corpus[variant]["corpus_average_and_95ci"].items():
