@@ -328,10 +328,7 @@ class ScoreOptions:
         fmeasure = FMeasure(beta=values.pop("beta", None), alpha=values.pop("alpha", None))
         measures = parse_rouge_types(values.get("rouge_types"))
         if values.get("profile") == "rouge155":  # 1.5.5's ROUGE-L is summary-level
-            measures = tuple(
-                dataclasses.replace(m, kind="summary_lcs") if m.kind == "lcs" else m
-                for m in measures
-            )
+            measures = tuple(measure.as_rouge155() for measure in measures)
         values["rouge_types"] = measures
         return cls(fmeasure=fmeasure, **values)
 
@@ -433,7 +430,7 @@ class ScoreOptions:
 
     @property
     def has_topic(self) -> bool:
-        return any(m.kind == "topic" for m in self.rouge_types)
+        return any(m.is_topic for m in self.rouge_types)
 
     def signature(self, synonyms_name: str | None = None, tagger_name: str | None = None) -> str:
         """Every setting that changes a score, and the package version.

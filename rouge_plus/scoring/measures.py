@@ -8,6 +8,7 @@ unknown name fails with the list of valid forms instead of deep inside the score
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -114,6 +115,10 @@ class Measure:
     def ngram_length(self) -> int | None:
         """The n of an n-gram measure (``rougeN``, ``rougeN+synonyms``); None for the others."""
         return self.n if self.kind == "ngram" else None
+
+    def as_rouge155(self) -> Measure:
+        """The measure as ROUGE-1.5.5 computes it: its ROUGE-L is the summary-level union LCS."""
+        return dataclasses.replace(self, kind="summary_lcs") if self.kind == "lcs" else self
 
     @property
     def counted_by_kernels_alone(self) -> bool:

@@ -96,17 +96,16 @@ def check_options(options: ScoreOptions) -> None:
     if len(options.rouge_types) > MAX_TYPES:
         _refuse(f"{len(options.rouge_types)} ROUGE types", f"at most {MAX_TYPES} per request")
     for measure in options.rouge_types:
-        if measure.kind == "ngram" and measure.n > (
-            SPACE_MAX_SYNONYM_NGRAM if measure.synonyms else SPACE_MAX_NGRAM
-        ):
+        n = measure.ngram_length
+        if n is not None and n > (SPACE_MAX_SYNONYM_NGRAM if measure.synonyms else SPACE_MAX_NGRAM):
             largest = f"rouge{SPACE_MAX_SYNONYM_NGRAM}+synonyms" if measure.synonyms else ""
             _refuse(measure.name, f"n-grams up to {largest or f'rouge{SPACE_MAX_NGRAM}'}")
-        if measure.kind == "weighted_lcs" and not (
+        if measure.is_weighted and not (
             ROUGE_W_WEIGHTS[0] <= measure.weight <= ROUGE_W_WEIGHTS[1]
         ):
             low, high = ROUGE_W_WEIGHTS
             _refuse(measure.name, f"ROUGE-W weights from {low:g} to {high:g}")
-        if measure.kind == "skip_bigram" and (measure.max_gap or 0) > SPACE_MAX_SKIP_GAP:
+        if measure.is_skip_bigram and (measure.max_gap or 0) > SPACE_MAX_SKIP_GAP:
             _refuse(measure.name, f"skip gaps up to {SPACE_MAX_SKIP_GAP} (or *)")
     if options.n_resamples > MAX_RESAMPLES:
         _refuse(f"{options.n_resamples:,} resamples", f"at most {MAX_RESAMPLES:,}")
