@@ -159,8 +159,14 @@ class Measure:
         """
         if self.kind in ("lcs", "summary_lcs"):
             return safe_divide(hit, ref_base)
-        if self.kind == "weighted_lcs":
-            return safe_divide(hit, ref_base ** (1 / self.weight)) ** (1 / self.weight)
+        if self.is_weighted:
+            # 1.5.5 compares (hit / Σ f(|sentence|))^(1/w); the counts hold f of that sum, whose
+            # w-th root comes back a rounding off ((2^1.2)^(1/1.2) > 2), which let a later
+            # reference beat an earlier one it ties with. Keys are compared to 12 digits.
+            import numpy as np
+
+            key = safe_divide(hit, ref_base ** (1 / self.weight)) ** (1 / self.weight)
+            return np.round(key, 12)
         return reported_recall
 
 

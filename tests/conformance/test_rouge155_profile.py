@@ -241,3 +241,32 @@ def test_rouge155_vectors(reference_vectors):
 
 def _our_name(perl_name: str) -> str:
     return {v: k for k, v in PERL_NAMES.items()}.get(perl_name) or "rouge" + perl_name[6:]
+
+
+def subset_reference_rows(bench_rows: list[dict]) -> list[tuple[str, list[str]]]:
+    """References that are parts of the prediction (its first sentence, its first two, all of
+    it, a repeated sentence): ROUGE-W ties between references, where -f B keeps the first."""
+    rows = [("cat\ncat", ["cat", "cat\ncat"]), ("cat\ncat", ["cat\ncat", "cat"])]
+    for row in bench_rows[:120]:
+        sentences = [s for s in row["prediction"].split("\n") if s.strip()]
+        if len(sentences) < 2:
+            continue
+        first, both = sentences[0], "\n".join(sentences[:2])
+        rows.append((row["prediction"], [first, both, row["prediction"], f"{first}\n{first}"]))
+    return rows
+
+
+def test_rouge_w_best_recall_keeps_the_first_of_tied_references(bench_rows):
+    rows = subset_reference_rows(bench_rows)
+    printed = run_rouge155(rows, ["-n", "1", "-w", "1.2", "-f", "B", "-p", "0.5"])
+    ours = RougeScorer(["rougeW-1.2"], profile="rouge155", multi_ref="best_recall").score_examples(
+        [prediction for prediction, _ in rows], [references for _, references in rows]
+    )
+    mismatches = [
+        (index, got, expected)
+        for index, perl in enumerate(printed.per_row["ROUGE-W-1.2"])
+        if (got := ours.scores["rougeW-1.2"][index].tolist())
+        != (expected := [perl.precision, perl.recall, perl.f])
+    ]
+    assert len(rows) > 100
+    assert mismatches == [], f"{len(mismatches)} of {len(rows)} differ, first: {mismatches[:3]}"
