@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from .errors import InputError, InputTypeError
@@ -119,6 +119,12 @@ def _as_list(values: object, argument: str) -> list:
     if isinstance(values, (str, bytes)):
         single = type(values).__name__
         raise InputTypeError(f"{argument} must be a list of texts, not a single {single}")
+    if isinstance(values, Mapping) or hasattr(values, "columns"):
+        # Iterating a dict or a DataFrame gives its keys or column labels, not its texts.
+        kind = type(values).__name__
+        raise InputTypeError(
+            f"{argument} is a {kind}; expected a list of texts (for a table, pass one column)"
+        )
     if hasattr(values, "tolist"):  # NumPy arrays, pandas Series, pyarrow arrays
         values = values.tolist()
     elif hasattr(values, "to_pylist"):  # pyarrow chunked arrays

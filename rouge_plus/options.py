@@ -13,6 +13,7 @@ version, so a number in a paper can be reproduced:
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,6 +147,14 @@ def option_keywords() -> dict[str, Option]:
     return keywords
 
 
+# A part-of-speech tag prefix (Penn Treebank's NN, JJ, VB..., or another tag set's NOUN, ADJ).
+_TAG_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9$_-]*")
+
+# Options whose None is a value of its own ("every core"), not "not given"; for beta and alpha
+# None means "the other one decides".
+_NONE_IS_A_VALUE = frozenset({"beta", "alpha", "num_proc"})
+
+
 @dataclass(frozen=True)
 class ScoreOptions:
     """All options of a scoring call; each field's help is in its metadata
@@ -178,8 +187,7 @@ class ScoreOptions:
     )
     split_sentences: str | Callable[[str], list[str]] = _option(
         "newline",
-        'how rougeLsum finds sentences: "newline", "rules", "none", or a callable '
-        "str -> list[str]",
+        'how rougeLsum finds sentences: "newline", "rules", "none", or a callable str -> list[str]',
         SCORING,
         str | None,
         metavar="NAME",
@@ -196,9 +204,7 @@ class ScoreOptions:
         default_factory=FMeasure,
         metadata={
             KEYWORDS: {
-                "beta": Option(
-                    "weight of recall in F", SCORING, float | None, "1", metavar="BETA"
-                ),
+                "beta": Option("weight of recall in F", SCORING, float | None, "1", metavar="BETA"),
                 "alpha": Option(
                     "ROUGE-1.5.5's -p: F = 1 / (alpha / P + (1 - alpha) / R); give beta or alpha",
                     SCORING,
@@ -278,7 +284,7 @@ class ScoreOptions:
     )
     pos_tagger: object = _option(
         None,
-        'part-of-speech tagger of the topic types: None (the bundled English tagger), '
+        "part-of-speech tagger of the topic types: None (the bundled English tagger), "
         '"pretagged" for word/TAG input, or a callable list[str] -> list[str] of Penn tags',
         SCORING,
         str | None,
@@ -320,7 +326,8 @@ class ScoreOptions:
             raise OptionTypeError(
                 f"unknown option {unknown[0]!r}; valid options are: {', '.join(valid)}"
             )
-        values = {k: v for k, v in kwargs.items() if v is not None or k in ("beta", "alpha")}
+        # None means "not given", except where None is a value of its own.
+        values = {k: v for k, v in kwargs.items() if v is not None or k in _NONE_IS_A_VALUE}
         if values.get("profile") == "rouge155":
             values = {**_ROUGE155_DEFAULTS, **values}
             if values.get("beta") is None and values.get("alpha") is None:
@@ -343,11 +350,18 @@ class ScoreOptions:
         _require_resolvable("split_sentences", get_sentence_splitter, self.split_sentences)
         _require_positive_or_none("max_words", self.max_words)
         _require_positive_or_none("max_bytes", self.max_bytes)
-        if not self.topic_prefixes or not all(
-            isinstance(p, str) and p for p in self.topic_prefixes
+        topic_pos = self.topic_pos
+        if (
+            not isinstance(topic_pos, (str, tuple, list))
+            or not all(
+                isinstance(prefix, str) and _TAG_PREFIX.fullmatch(prefix)
+                for prefix in self.topic_prefixes
+            )
+            or not self.topic_prefixes
         ):
             raise OptionError(
-                f"topic_pos must name tag prefixes such as ('NN', 'JJ'), got {self.topic_pos!r}"
+                f"topic_pos must name tag prefixes such as ('NN', 'JJ') or 'NN|JJ' (each starts "
+                f"with a letter), got {topic_pos!r}"
             )
         _require_positive_or_none("num_proc", self.num_proc)
         language = self.language_spec
@@ -368,6 +382,8 @@ class ScoreOptions:
             or self.n_resamples < 1
         ):
             raise OptionError(f"n_resamples must be a positive int, got {self.n_resamples!r}")
+        if isinstance(self.seed, int) and not isinstance(self.seed, bool) and self.seed < 0:
+            raise OptionError(f"seed must be a non-negative int, got {self.seed!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise OptionTypeError(f"seed must be an int, got {self.seed!r}")
 

@@ -270,8 +270,28 @@ def load_tagger(spec: Callable[[list[str]], Sequence[str]] | str | None = None) 
     if isinstance(spec, Tagger):
         return spec
     if callable(spec):
-        return Tagger(spec, tagger_label(spec))
+        return _checked(Tagger(spec, tagger_label(spec)))
     raise OptionTypeError(f"cannot use {spec!r} as a POS tagger; give None, 'en' or a callable")
+
+
+# What a user's tagger is tried on when it is given, so a wrong one fails then, naming the option.
+_PROBE = ["The", "cat", "sat", "."]
+
+
+def _checked(tagger: Tagger) -> Tagger:
+    """``tagger``, after one call on a short sentence returned one str tag per token."""
+    tags = tagger._function(list(_PROBE))
+    if (
+        isinstance(tags, (str, bytes))
+        or not isinstance(tags, Sequence)
+        or len(tags) != len(_PROBE)
+        or not all(isinstance(tag, str) for tag in tags)
+    ):
+        raise OptionTypeError(
+            f"pos_tagger {tagger.name!r} must return one str tag per token; for {_PROBE} it "
+            f"returned {tags!r}"
+        )
+    return tagger
 
 
 def tagger_label(spec: object) -> str:

@@ -419,7 +419,13 @@ def _mapping_groups(mapping: Mapping[str, Iterable[str] | str]) -> list[list[str
     for word, synonyms in mapping.items():
         if isinstance(synonyms, str):
             synonyms = [synonyms]
-        groups.append(_normalise_group([word, *synonyms]))
+        group = [word, *synonyms] if isinstance(synonyms, Iterable) else [word, synonyms]
+        if not all(isinstance(member, str) for member in group):
+            raise OptionTypeError(
+                f"synonyms: a mapping must map words (str) to a word or a list of words; "
+                f"{word!r}: {synonyms!r} is not"
+            )
+        groups.append(_normalise_group(group))
     return groups
 
 

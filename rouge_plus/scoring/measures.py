@@ -245,7 +245,7 @@ def parse_rouge_type(name: object) -> Measure:
     if not isinstance(name, str):
         raise OptionTypeError(f"rouge_types: every entry must be a str, got {type(name).__name__}")
     for pattern, _, build in _PATTERNS:
-        match = re.fullmatch(pattern, name)
+        match = re.fullmatch(pattern, name, re.ASCII)  # rouge٤ is no rouge4
         if match:
             return build(match)
     raise OptionError(

@@ -74,7 +74,14 @@ def resolve_stopwords(spec: StopwordSpec) -> frozenset[str] | None:
             raise OptionFileError(
                 f"stopwords: {str(spec)!r} is neither 'smart' nor a file of words (one a line)"
             )
-        return _word_lines(path.read_text(encoding="utf-8"))
+        try:
+            return _word_lines(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as error:
+            byte = error.object[error.start]
+            raise OptionFileError(
+                f"stopwords: {str(spec)!r} is not UTF-8 text (byte 0x{byte:02x} at offset "
+                f"{error.start}); save the list as UTF-8"
+            ) from None
     if isinstance(spec, Iterable):
         words = frozenset(spec)
         if not all(isinstance(word, str) for word in words):

@@ -395,3 +395,50 @@ def test_a_beta_whose_square_overflows_is_refused_not_nan(beta: float) -> None:
     with pytest.raises(errors.OptionError, match="beta must be a positive number"):
         score(["the cat sat"], ["the cat is here"], beta=beta)
     assert score(["the cat sat"], ["the cat is here"], beta=1e150)["rouge1"] == pytest.approx(0.5)
+
+
+def test_num_proc_none_means_every_core(monkeypatch) -> None:
+    """README: num_proc=None scores on every core; from_kwargs used to drop it (one thread)."""
+    import rouge_plus.plan
+
+    assert RougeScorer(num_proc=None).options.num_proc is None
+    assert RougeScorer().options.num_proc == 1
+    seen = []
+    real_map = rouge_plus.plan.map_in_workers
+
+    def recording_map(function, chunks, workers=1):
+        seen.append(workers)
+        return real_map(function, chunks, workers)
+
+    monkeypatch.setattr(rouge_plus.plan, "default_workers", lambda: 3)
+    monkeypatch.setattr(rouge_plus.plan, "map_in_workers", recording_map)
+    score(["a b", "c d"], ["a b", "c e"], num_proc=None)
+    score(["a b", "c d"], ["a b", "c e"])
+    assert seen == [3, 1]
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"seed": -1, "aggregation": "bootstrap"}, "seed"),
+        ({"topic_pos": 5, "rouge_types": ["rougeTopic"]}, "topic_pos"),
+        ({"topic_pos": "5", "rouge_types": ["rougeTopic"]}, "topic_pos"),
+        ({"pos_tagger": lambda words: None, "rouge_types": ["rougeTopic"]}, "pos_tagger"),
+        ({"synonyms": {1: [2]}, "rouge_types": ["rouge1+synonyms"]}, "synonyms"),
+        ({"rouge_types": ["rougeS٤"]}, "rouge_types"),
+        ({"rouge_types": ["rougeW-1.٥"]}, "rouge_types"),
+    ],
+)
+def test_an_option_that_cannot_work_fails_at_construction_naming_itself(options, named):
+    """Each of these was accepted, then failed after scoring with a message naming nothing
+    (NumPy's seed error, 'int' object is not iterable...) or scored silently."""
+    with pytest.raises(errors.OptionError, match=named):
+        RougeScorer(**options)
+
+
+def test_a_stopword_file_that_is_not_utf8_is_named(tmp_path) -> None:
+    """ROUGE 2.0's own stopwords-rouge-default.txt holds byte 0x94 (cp1252's closing quote)."""
+    path = tmp_path / "stopwords-rouge-default.txt"
+    path.write_bytes(b"the\nit\x94s\n")
+    with pytest.raises(errors.OptionError, match=r"stopwords-rouge-default\.txt.*not UTF-8.*0x94"):
+        RougeScorer(remove_stopwords=str(path))
