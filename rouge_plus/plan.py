@@ -33,6 +33,7 @@ from .text.tokenizers import Tokenizer, get_tokenizer
 if TYPE_CHECKING:
     import numpy as np
 
+    from .rouge2.pos import Tagger
     from .rouge2.synonyms import Synonyms
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
@@ -67,7 +68,7 @@ class ScoringPlan:
         self.names = options.type_names
         # ROUGE 2.0's resources are imported only by the plans that use them.
         self.synonyms: Synonyms | None = None
-        self._tagger_name = None
+        tagger = None
         if options.needs_synonyms:
             from .rouge2.synonyms import load_synonyms
 
@@ -75,9 +76,10 @@ class ScoringPlan:
         if options.has_topic and options.pos_tagger != "pretagged":
             from .rouge2.pos import load_tagger
 
-            self._tagger_name = load_tagger(options.pos_tagger).name
+            tagger = load_tagger(options.pos_tagger)
+        self._tagger_name = tagger and tagger.name
         self.pipeline = text_pipeline(options)
-        self.topic_words = topic_words(options) if options.has_topic else None
+        self.topic_words = topic_words(options, tagger) if options.has_topic else None
         # Warnings about the options themselves, given again by every call that scores.
         self.notices = tuple(filter(None, [stemmer_notice(options)]))
         self._signature: str | None = None
@@ -369,15 +371,15 @@ def _tokenizer(options: ScoreOptions) -> Tokenizer:
     return get_tokenizer(options.tokenizer)
 
 
-def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str] | str]]:
+def topic_words(
+    options: ScoreOptions, tagger: Tagger | None
+) -> Callable[[list[str]], list[list[str] | str]]:
     """Tag sentences and keep their topic words (ROUGE 2.0), lowercased like other tokens: for
     each sentence a list of words, or a str of lowercase ASCII words separated by spaces; many
     sentences a call (each distinct sentence is tagged once).
 
     Tagging sees the words with their case: taggers are far less accurate on lowercased text.
     """
-    from .rouge2.pos import load_tagger
-
     prefixes = options.topic_prefixes
     if options.pos_tagger == "pretagged":
 
@@ -386,7 +388,6 @@ def topic_words(options: ScoreOptions) -> Callable[[list[str]], list[list[str] |
             return [[w.lower() for w, _, tag in p if tag.startswith(prefixes)] for p in pairs]
 
         return pretagged_topic_words
-    tagger = load_tagger(options.pos_tagger)
     builtin = isinstance(options.tokenizer, str)
     cased = get_tokenizer(options.tokenizer, lowercase=False)
     # Where the compiled tokenizer reads a text for a built-in tokenizer, the cased tokens are
