@@ -1,0 +1,162 @@
+"""The call patterns of code that already uses rouge_score, timed per call against its peers.
+
+- ``truthfulqa``: lm-evaluation-harness's TruthfulQA metric, a scorer and a
+  ``BootstrapAggregator`` built for every single pair and aggregated at once (three types);
+  checked for the same values and the same NumPy global random state after every call.
+- ``percall``: ``RougeScorer(...).score(target, prediction)`` in a Python loop, with one scorer
+  and with a new scorer per pair, against a ``score_batch`` call over the same pairs.
+
+Each implementation is reached through its ``rouge_scorer``/``scoring`` modules, so the same code
+runs against rouge_score, rouge_plus's drop-in, rouge-score-rs and rapidrouge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Callable
+from types import ModuleType
+
+import numpy as np
+
+Row = dict[str, object]
+TRUTHFULQA_TYPES = ["rouge1", "rouge2", "rougeLsum"]
+
+# An implementation's name and the package whose rouge_scorer and scoring modules it has.
+PACKAGES = {
+    "rouge_plus": "rouge_plus.compat.rouge_score",
+    "rouge_score": "rouge_score",
+    "rouge-score-rs": "rouge_score_rs",
+    "rapidrouge": "rapidrouge",
+}
+
+
+def _modules(name: str) -> tuple[ModuleType, ModuleType | None] | None:
+    """``(rouge_scorer, scoring)`` of an implementation (``scoring`` None if it has none), or
+    None when it is not installed."""
+    try:
+        scorer = importlib.import_module(f"{PACKAGES[name]}.rouge_scorer")
+    except ImportError:
+        return None
+    try:
+        scoring = importlib.import_module(f"{PACKAGES[name]}.scoring")
+    except ImportError:
+        scoring = None
+    return scorer, scoring
+
+
+def truthfulqa_metric(rouge_scorer: ModuleType, scoring: ModuleType) -> Callable:
+    """lm-evaluation-harness's ``tasks/truthfulqa/utils.py`` ``rouge(refs, preds)``, as it is
+    written there (MIT licence), on the given modules."""
+
+    def rouge(refs: list[str], preds: list[str]) -> dict[str, float]:
+        scorer = rouge_scorer.RougeScorer(TRUTHFULQA_TYPES)
+
+        def _prepare_summary(summary: str) -> str:
+            return summary.replace(" . ", ".\n")
+
+        aggregator = scoring.BootstrapAggregator()
+        for ref, pred in zip(refs, preds, strict=True):
+            aggregator.add_scores(scorer.score(_prepare_summary(ref), _prepare_summary(pred)))
+        result = aggregator.aggregate()
+        return {t: result[t].mid.fmeasure * 100 for t in TRUTHFULQA_TYPES}
+
+    return rouge
+
+
+def _state_key(state: tuple) -> tuple:
+    return tuple(x.tobytes() if isinstance(x, np.ndarray) else x for x in state)
+
+
+def truthfulqa_mode(args: argparse.Namespace, predictions, references) -> list[Row]:
+    """ms per call of the TruthfulQA metric on single pairs (TruthfulQA calls it once per
+    (answer, reference) pair), every implementation checked against rouge_score first."""
+    n = min(len(predictions), args.pairs or 200)
+    pairs = list(zip(references[:n], predictions[:n], strict=True))
+    metrics = {}
+    for name in PACKAGES:
+        modules = _modules(name)
+        if modules and modules[1] is not None and hasattr(modules[1], "BootstrapAggregator"):
+            metrics[name] = truthfulqa_metric(*modules)
+
+    def run(metric: Callable, k: int) -> list:
+        np.random.seed(0)
+        return [(metric([r], [p]), _state_key(np.random.get_state())) for r, p in pairs[:k]]
+
+    check = min(n, 20)
+    oracle = run(metrics["rouge_score"], check)
+    agreement = {name: run(metric, check) == oracle for name, metric in metrics.items()}
+    results = []
+    ms = {}
+    for name, metric in metrics.items():
+        k = n if name == "rouge_plus" else min(n, 20)  # the others cost ~100 ms a call
+        times = []
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            run(metric, k)
+            times.append((time.perf_counter() - start) / k)
+        ms[name] = 1e3 * min(times)
+    for name in metrics:
+        results.append(
+            {
+                "peer": name,
+                "ms_per_call": ms[name],
+                "rouge_plus_ratio": ms[name] / ms["rouge_plus"],
+                "same_values_and_state": agreement[name],
+            }
+        )
+    return results
+
+
+def render_truthfulqa(results: list[Row]) -> str:
+    lines = [
+        "| implementation | ms per call | rouge_plus is × faster | same values and RNG state |",
+        "|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['peer']} | {r['ms_per_call']:.3f} | {r['rouge_plus_ratio']:.1f} | "
+        f"{'yes' if r['same_values_and_state'] else 'NO'} |"
+        for r in results
+    ]
+    return "\n".join(lines)
+
+
+def percall_mode(args: argparse.Namespace, predictions, references) -> list[Row]:
+    """µs per pair of ``score`` in a loop (one scorer; a new scorer per pair) and of one
+    ``score_batch`` call where the implementation has it (rouge_plus, rouge-score-rs)."""
+    n = min(len(predictions), args.pairs or 2000)
+    preds, refs = list(predictions[:n]), list(references[:n])
+    types = ["rouge1", "rouge2", "rougeL"]
+    results = []
+    for name in PACKAGES:
+        modules = _modules(name)
+        if modules is None:
+            continue
+        rouge_scorer = modules[0]
+        scorer = rouge_scorer.RougeScorer(types)
+        k = n if name != "rouge_score" else min(n, 500)
+        patterns: dict[str, Callable[[], object]] = {
+            "loop, one scorer": lambda s=scorer, k=k: [
+                s.score(r, p) for r, p in zip(refs[:k], preds[:k], strict=True)
+            ],
+            "loop, a scorer per pair": lambda m=rouge_scorer, k=k: [
+                m.RougeScorer(types).score(r, p) for r, p in zip(refs[:k], preds[:k], strict=True)
+            ],
+        }
+        if hasattr(scorer, "score_batch"):
+            patterns["score_batch"] = lambda s=scorer, k=k: s.score_batch(refs[:k], preds[:k])
+        for pattern, call in patterns.items():
+            seconds = []
+            for _ in range(args.rounds):
+                start = time.perf_counter()
+                call()
+                seconds.append(time.perf_counter() - start)
+            results.append({"peer": name, "pattern": pattern, "us_per_pair": 1e6 * min(seconds) / k})
+    return results
+
+
+def render_percall(results: list[Row]) -> str:
+    lines = ["| implementation | pattern | µs per pair |", "|---|---|---|"]
+    lines += [f"| {r['peer']} | {r['pattern']} | {r['us_per_pair']:.1f} |" for r in results]
+    return "\n".join(lines)
