@@ -12,7 +12,7 @@
     python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
     python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
     python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
-    python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA ROUGE: an aggregator a pair
+    python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA: an aggregator a pair
     python benchmarks/bench.py --mode percall       # RougeScorer.score in a loop, µs per call
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's

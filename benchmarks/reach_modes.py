@@ -152,7 +152,8 @@ def percall_mode(args: argparse.Namespace, predictions, references) -> list[Row]
                 start = time.perf_counter()
                 call()
                 seconds.append(time.perf_counter() - start)
-            results.append({"peer": name, "pattern": pattern, "us_per_pair": 1e6 * min(seconds) / k})
+            microseconds = 1e6 * min(seconds) / k
+            results.append({"peer": name, "pattern": pattern, "us_per_pair": microseconds})
     return results
 
 

@@ -307,7 +307,8 @@ def test_bootstrap_draws_in_blocks_the_stream_rouge_score_draws_one_call_at_a_ti
                 np.random.standard_normal()  # the state's cached Gaussian must survive too
             aggregator = module.BootstrapAggregator(0.95, n_samples)
             for row in rows:
-                aggregator.add_scores({"rouge1": module.Score(*row), "rougeL": module.Score(*row[::-1])})
+                reversed_row = module.Score(*row[::-1])
+                aggregator.add_scores({"rouge1": module.Score(*row), "rougeL": reversed_row})
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(scoring, "_BLOCK", block)
                 results.append(aggregator.aggregate())
