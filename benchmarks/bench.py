@@ -14,6 +14,8 @@
     python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
     python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA: an aggregator a pair
     python benchmarks/bench.py --mode percall       # RougeScorer.score in a loop, µs per call
+    python benchmarks/bench.py --mode harness       # lm-eval's metric code, with and without compat
+    python benchmarks/bench.py --mode reward        # a GRPO step's ROUGE reward
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
@@ -240,6 +242,12 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "percall":
         results = reach_modes.percall_mode(args, predictions, references)
         return results, reach_modes.render_percall(results)
+    if args.mode == "harness":
+        results = reach_modes.harness_mode(args, predictions, references)
+        return results, reach_modes.render_harness(results)
+    if args.mode == "reward":
+        results = reach_modes.reward_mode(args, predictions, references)
+        return results, reach_modes.render_reward(results)
     words = sorted({w for text in predictions for w in text.split()})
     long_pair = synthetic_pair(args.long_tokens, args.long_tokens, words)
     results = modes.types_mode(args, predictions, references, long_pair)
@@ -273,7 +281,7 @@ def main() -> None:
         "--mode",
         choices=[
             "corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe",
-            "cold", "per-call", "truthfulqa", "percall",
+            "cold", "per-call", "truthfulqa", "percall", "harness", "reward",
         ],  # fmt: skip
         default="corpus",
     )

@@ -1,6 +1,7 @@
 """One process running code that already calls ROUGE, as it is written, with rouge_plus's
 drop-ins installed (``accelerated``) or not (``plain``); prints JSON: the values, NumPy's global
-random state after them, the module ``rouge_score`` resolved to, and the seconds taken.
+random state after them, the modules ``rouge_score`` and ``rouge`` resolved to, and the seconds
+the calls took (imports excluded).
 
     python benchmarks/harness_child.py accelerated truthfulqa < docs.json
     python benchmarks/harness_child.py plain evaluate-script path/to/rouge.py < pairs.json
@@ -19,6 +20,7 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -26,23 +28,23 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's rouge_plus
 
 
-def truthfulqa(payload: list) -> list:
+def truthfulqa() -> Callable[[list], list]:
     from lm_eval.tasks.truthfulqa import utils
 
-    return [utils.process_results_gen(doc, [completion]) for doc, completion in payload]
+    return lambda payload: [utils.process_results_gen(doc, [c]) for doc, c in payload]
 
 
-def longbench(payload: list) -> list:
+def longbench() -> Callable[[list], list]:
     from lm_eval.tasks.longbench import metrics
 
-    return [metrics.get_rouge_score(doc, [prediction]) for doc, prediction in payload]
+    return lambda payload: [metrics.get_rouge_score(doc, [p]) for doc, p in payload]
 
 
-def evaluate_script(payload: dict, path: str) -> list:
+def evaluate_script(path: str) -> Callable[[dict], list]:
     import evaluate
 
     metric = evaluate.load(path)
-    return [
+    return lambda payload: [
         metric.compute(**payload, use_aggregator=aggregate, use_stemmer=stem)
         for aggregate in (True, False)
         for stem in (False, True)
@@ -56,14 +58,11 @@ def main() -> None:
 
         rouge_plus.compat.install()
     payload = json.load(sys.stdin)
+    tasks = {"truthfulqa": truthfulqa, "longbench": longbench, "evaluate-script": evaluate_script}
+    run = tasks[task](*rest)  # imports outside the timing
     np.random.seed(0)
     start = time.perf_counter()
-    if task == "truthfulqa":
-        results = truthfulqa(payload)
-    elif task == "longbench":
-        results = longbench(payload)
-    else:
-        results = evaluate_script(payload, rest[0])
+    results = run(payload)
     seconds = time.perf_counter() - start
     state = np.random.get_state()
     fields = [x.tobytes() if hasattr(x, "tobytes") else x for x in state]

@@ -5,6 +5,9 @@
   checked for the same values and the same NumPy global random state after every call.
 - ``percall``: ``RougeScorer(...).score(target, prediction)`` in a Python loop, with one scorer
   and with a new scorer per pair, against a ``score_batch`` call over the same pairs.
+- ``harness``: lm-evaluation-harness's own TruthfulQA and LongBench metric code, in processes
+  with and without ``rouge_plus.compat.install()`` (``harness_child.py``).
+- ``reward``: a GRPO step's ROUGE reward, ``RougeReward`` against a hand-written rouge_score loop.
 
 Each implementation is reached through its ``rouge_scorer``/``scoring`` modules, so the same code
 runs against rouge_score, rouge_plus's drop-in, rouge-score-rs and rapidrouge.
@@ -14,8 +17,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -160,4 +167,128 @@ def percall_mode(args: argparse.Namespace, predictions, references) -> list[Row]
 def render_percall(results: list[Row]) -> str:
     lines = ["| implementation | pattern | µs per pair |", "|---|---|---|"]
     lines += [f"| {r['peer']} | {r['pattern']} | {r['us_per_pair']:.1f} |" for r in results]
+    return "\n".join(lines)
+
+
+def _child(mode: str, task: str, payload: object) -> dict:
+    """One run of ``harness_child.py`` (its own process, so that the drop-ins are installed or
+    not from the start)."""
+    child = Path(__file__).resolve().parent / "harness_child.py"
+    done = subprocess.run(
+        [sys.executable, str(child), mode, task],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def harness_mode(args: argparse.Namespace, predictions, references) -> list[Row]:
+    """ms per document of lm-evaluation-harness's own metric code, plain and under
+    ``rouge_plus.compat.install()``: TruthfulQA's ``process_results_gen`` (rouge_score, an
+    aggregator per reference; each document has 2 correct and 2 incorrect answers here) and
+    LongBench's ``get_rouge_score`` (pltrdy's rouge, 1 answer)."""
+    n = min(len(predictions), args.pairs or 100)
+    docs = {
+        "truthfulqa": [
+            (
+                {
+                    "correct_answers": [references[i], references[(i + 1) % n]],
+                    "incorrect_answers": [predictions[(i + 2) % n], references[(i + 3) % n]],
+                },
+                predictions[i],
+            )
+            for i in range(n)
+        ],
+        "longbench": [({"answers": [references[i]]}, predictions[i]) for i in range(n)],
+    }
+    results = []
+    for task, payload in docs.items():
+        runs = {mode: [_child(mode, task, payload) for _ in range(args.rounds)] for mode in MODES}
+        same = all(
+            (r["results"], r["state"]) == (runs["plain"][0]["results"], runs["plain"][0]["state"])
+            for r in runs["accelerated"]
+        )
+        ms = {mode: 1e3 * min(r["seconds"] for r in rs) / n for mode, rs in runs.items()}
+        results.append(
+            {
+                "task": task,
+                "docs": n,
+                "plain_ms": ms["plain"],
+                "accelerated_ms": ms["accelerated"],
+                "speedup": ms["plain"] / ms["accelerated"],
+                "same": same,
+            }
+        )
+    return results
+
+
+MODES = ("plain", "accelerated")
+
+
+def render_harness(results: list[Row]) -> str:
+    lines = [
+        "| lm-evaluation-harness metric | docs | ms per doc, plain | with rouge_plus.compat "
+        "| × faster | same values and RNG state |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['task']} | {r['docs']} | {r['plain_ms']:.2f} | {r['accelerated_ms']:.2f} | "
+        f"{r['speedup']:.1f} | {'yes' if r['same'] else 'NO'} |"
+        for r in results
+    ]
+    return "\n".join(lines)
+
+
+def reward_mode(args: argparse.Namespace, predictions, references) -> list[Row]:
+    """ms per GRPO step (a batch of ``--pairs`` completions, 64 by default: 8 prompts x 8
+    generations) of ``RougeReward`` against the usual hand-written reward, a rouge_score loop."""
+    from rouge_score import rouge_scorer
+
+    from rouge_plus.integrations.trl import RougeReward
+
+    n = min(len(predictions), args.pairs or 64)
+    completions, refs = list(predictions[:n]), list(references[:n])
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+    def hand_written(completions, reference, **kwargs):
+        pairs = zip(completions, reference, strict=True)
+        return [scorer.score(r, c)["rougeL"].fmeasure for c, r in pairs]
+
+    ours = RougeReward("rougeL", use_stemmer=True, tokenizer="rouge_score")
+    rewards = {"rouge_score loop": hand_written, "RougeReward": ours}
+    values = {name: f(completions, reference=refs, prompts=[""] * n) for name, f in rewards.items()}
+    worst = max(abs(a - b) for a, b in zip(*values.values(), strict=True))
+    ms = {}
+    for name, reward in rewards.items():
+        seconds = []
+        for _ in range(args.rounds):
+            start = time.perf_counter()
+            reward(completions, reference=refs, prompts=[""] * n)
+            seconds.append(time.perf_counter() - start)
+        ms[name] = 1e3 * min(seconds)
+    return [
+        {
+            "reward": name,
+            "completions": n,
+            "ms_per_step": ms[name],
+            "speedup": ms["rouge_score loop"] / ms[name],
+            "max_diff": worst,
+        }
+        for name in rewards
+    ]
+
+
+def render_reward(results: list[Row]) -> str:
+    lines = [
+        "| reward (rougeL, stemmed) | completions per step | ms per step | × faster "
+        "| max diff |",
+        "|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['reward']} | {r['completions']} | {r['ms_per_step']:.2f} | {r['speedup']:.1f} | "
+        f"{r['max_diff']:.1e} |"
+        for r in results
+    ]
     return "\n".join(lines)
