@@ -13,7 +13,6 @@
     python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
     python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
     python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA: an aggregator a pair
-    python benchmarks/bench.py --mode percall       # RougeScorer.score in a loop, µs per call
     python benchmarks/bench.py --mode harness       # lm-eval's metric code, with and without compat
     python benchmarks/bench.py --mode reward        # a GRPO step's ROUGE reward
 
@@ -239,9 +238,6 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "truthfulqa":
         results = reach_modes.truthfulqa_mode(args, predictions, references)
         return results, reach_modes.render_truthfulqa(results)
-    if args.mode == "percall":
-        results = reach_modes.percall_mode(args, predictions, references)
-        return results, reach_modes.render_percall(results)
     if args.mode == "harness":
         results = reach_modes.harness_mode(args, predictions, references)
         return results, reach_modes.render_harness(results)
@@ -281,7 +277,7 @@ def main() -> None:
         "--mode",
         choices=[
             "corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe",
-            "cold", "per-call", "truthfulqa", "percall", "harness", "reward",
+            "cold", "per-call", "truthfulqa", "harness", "reward",
         ],  # fmt: skip
         default="corpus",
     )

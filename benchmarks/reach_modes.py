@@ -3,14 +3,13 @@
 - ``truthfulqa``: lm-evaluation-harness's TruthfulQA metric, a scorer and a
   ``BootstrapAggregator`` built for every single pair and aggregated at once (three types);
   checked for the same values and the same NumPy global random state after every call.
-- ``percall``: ``RougeScorer(...).score(target, prediction)`` in a Python loop, with one scorer
-  and with a new scorer per pair, against a ``score_batch`` call over the same pairs.
 - ``harness``: lm-evaluation-harness's own TruthfulQA and LongBench metric code, in processes
   with and without ``rouge_plus.compat.install()`` (``harness_child.py``).
 - ``reward``: a GRPO step's ROUGE reward, ``RougeReward`` against a hand-written rouge_score loop.
 
-Each implementation is reached through its ``rouge_scorer``/``scoring`` modules, so the same code
-runs against rouge_score, rouge_plus's drop-in, rouge-score-rs and rapidrouge.
+In ``truthfulqa``, each implementation is reached through its ``rouge_scorer``/``scoring``
+modules, so the same code runs against rouge_score, rouge_plus's drop-in, rouge-score-rs and
+rapidrouge. One pair per ``score`` call is ``--mode per-call`` (``per_call_mode.py``).
 """
 
 from __future__ import annotations
@@ -126,47 +125,6 @@ def render_truthfulqa(results: list[Row]) -> str:
         f"{'yes' if r['same_values_and_state'] else 'NO'} |"
         for r in results
     ]
-    return "\n".join(lines)
-
-
-def percall_mode(args: argparse.Namespace, predictions, references) -> list[Row]:
-    """µs per pair of ``score`` in a loop (one scorer; a new scorer per pair) and of one
-    ``score_batch`` call where the implementation has it (rouge_plus, rouge-score-rs)."""
-    n = min(len(predictions), args.pairs or 2000)
-    preds, refs = list(predictions[:n]), list(references[:n])
-    types = ["rouge1", "rouge2", "rougeL"]
-    results = []
-    for name in PACKAGES:
-        modules = _modules(name)
-        if modules is None:
-            continue
-        rouge_scorer = modules[0]
-        scorer = rouge_scorer.RougeScorer(types)
-        k = n if name != "rouge_score" else min(n, 500)
-        patterns: dict[str, Callable[[], object]] = {
-            "loop, one scorer": lambda s=scorer, k=k: [
-                s.score(r, p) for r, p in zip(refs[:k], preds[:k], strict=True)
-            ],
-            "loop, a scorer per pair": lambda m=rouge_scorer, k=k: [
-                m.RougeScorer(types).score(r, p) for r, p in zip(refs[:k], preds[:k], strict=True)
-            ],
-        }
-        if hasattr(scorer, "score_batch"):
-            patterns["score_batch"] = lambda s=scorer, k=k: s.score_batch(refs[:k], preds[:k])
-        for pattern, call in patterns.items():
-            seconds = []
-            for _ in range(args.rounds):
-                start = time.perf_counter()
-                call()
-                seconds.append(time.perf_counter() - start)
-            microseconds = 1e6 * min(seconds) / k
-            results.append({"peer": name, "pattern": pattern, "us_per_pair": microseconds})
-    return results
-
-
-def render_percall(results: list[Row]) -> str:
-    lines = ["| implementation | pattern | µs per pair |", "|---|---|---|"]
-    lines += [f"| {r['peer']} | {r['pattern']} | {r['us_per_pair']:.1f} |" for r in results]
     return "\n".join(lines)
 
 
