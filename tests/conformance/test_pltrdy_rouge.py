@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.shared_data import read_jsonl, shared_file
+from support.material import BENCH, read_jsonl
 
 from rouge_plus.compat import rouge as compat_rouge
 
@@ -97,7 +97,7 @@ def test_files_rouge(tmp_path):
 
 
 def test_the_bench_pairs():
-    rows = read_jsonl(shared_file("bench/cnndm_realsumm.jsonl"))
+    rows = read_jsonl(BENCH)
     hyps = [row["prediction"] for row in rows]
     refs = [row["references"][0] for row in rows]
     assert len(hyps) == 3500

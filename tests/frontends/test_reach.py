@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.shared_data import read_jsonl, shared_file
+from support.material import BENCH, read_jsonl
 
 REPO = Path(__file__).resolve().parents[2]
 CHILD = REPO / "benchmarks" / "harness_child.py"
@@ -78,7 +78,7 @@ def _both(task: str, payload: object, *extra: str) -> tuple[dict, dict]:
 
 
 def _bench_rows(n: int) -> list[dict]:
-    return read_jsonl(shared_file("bench/cnndm_realsumm.jsonl"))[:n]
+    return read_jsonl(BENCH)[:n]
 
 
 def test_lm_eval_truthfulqa():
