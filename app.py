@@ -4,10 +4,16 @@ Run locally with ``python app.py``; the address comes from GRADIO_SERVER_NAME an
 GRADIO_SERVER_PORT (default 127.0.0.1:7860). On a Space, ``rouge_plus`` is imported from this
 directory (the script's own, first on ``sys.path``; the package directory wins over the
 ``rouge_plus.py`` beside it): the Space installs only ``requirements.txt``, the package's
-dependencies, and runs the pure-Python kernels.
+dependencies. The C kernels are built here at start-up where the image has a C compiler (once:
+they stay in this directory), else the pure-Python kernels run; the page says which.
 """
 
-from rouge_plus.space.page import build_demo, main
+from pathlib import Path
+
+from rouge_plus.space.compiled import build_kernels
+
+build_kernels(Path(__file__).resolve().parent)  # before anything imports the kernels
+from rouge_plus.space.page import build_demo, main  # noqa: E402
 
 demo = build_demo()
 

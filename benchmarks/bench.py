@@ -12,6 +12,9 @@
     python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
     python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
     python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
+    python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA: an aggregator a pair
+    python benchmarks/bench.py --mode harness       # lm-eval's metric code, with and without compat
+    python benchmarks/bench.py --mode reward        # a GRPO step's ROUGE reward
 
 Before anything is timed, every peer's per-example scores are checked against rouge_score's
 (within 1e-9; evaluate's rouge returns F only, so only F is compared for it). Peers are then
@@ -48,6 +51,7 @@ sys.path[:0] = [str(REPO / "benchmarks"), str(REPO)]
 import dedupe_mode  # noqa: E402
 import modes  # noqa: E402
 import per_call_mode  # noqa: E402
+import reach_modes  # noqa: E402
 from peers import PEERS, available  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
@@ -231,6 +235,15 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "per-call":
         results = per_call_mode.per_call_mode(args, predictions, references)
         return results, per_call_mode.render_per_call(results, len(predictions))
+    if args.mode == "truthfulqa":
+        results = reach_modes.truthfulqa_mode(args, predictions, references)
+        return results, reach_modes.render_truthfulqa(results)
+    if args.mode == "harness":
+        results = reach_modes.harness_mode(args, predictions, references)
+        return results, reach_modes.render_harness(results)
+    if args.mode == "reward":
+        results = reach_modes.reward_mode(args, predictions, references)
+        return results, reach_modes.render_reward(results)
     words = sorted({w for text in predictions for w in text.split()})
     long_pair = synthetic_pair(args.long_tokens, args.long_tokens, words)
     results = modes.types_mode(args, predictions, references, long_pair)
@@ -264,7 +277,7 @@ def main() -> None:
         "--mode",
         choices=[
             "corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe",
-            "cold", "per-call",
+            "cold", "per-call", "truthfulqa", "harness", "reward",
         ],  # fmt: skip
         default="corpus",
     )

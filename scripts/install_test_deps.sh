@@ -9,7 +9,8 @@
 #     and its distributed extra (Ray Data and PySpark, about 730 MB installed);
 #   - the XL-Sum scorer (multilingual-rouge, without its dependencies: see below);
 #   - rouge_score 0.1.2's own test files (its sdist, sha256-pinned) in .test-data/, which
-#     tests/conformance runs against rouge_plus.compat.rouge_score.
+#     tests/conformance runs against rouge_plus.compat.rouge_score, and evaluate's "rouge" metric
+#     script (from its repository, sha256-pinned), which tests/frontends/test_reach.py runs.
 #   - a wheelhouse of the core dependencies and the build backend (build/test-wheelhouse), from
 #     which the packaging tests install the package into fresh virtual environments offline.
 set -euo pipefail
@@ -56,6 +57,10 @@ python -m pip install --quiet -e ".[test,distributed]"
 # dictionary is a download; unidic-lite, from the languages extra, serves fugashi instead).
 python -m pip install --quiet --no-deps multilingual-rouge==0.0.1
 python scripts/fetch_rouge_score_tests.py
+# evaluate's "rouge" metric script, which no PyPI package of evaluate ships (from its source
+# repository, pinned by commit and sha256); without it the test that runs it skips.
+python scripts/fetch_evaluate_rouge.py ||
+    echo "could not fetch evaluate's rouge script: its test under rouge_plus.compat will skip" >&2
 
 # The packaging tests install the package offline, from this wheelhouse: the core dependencies
 # and the build backend, as pyproject.toml states them.

@@ -34,6 +34,7 @@ from ..scoring.multiref import MULTI_REF_MODES
 from ..text.sentences import available_sentence_splitters
 from ..text.tokenizers import available_tokenizers
 from . import api, comparison
+from .compiled import backend
 from .corpus_files import (
     PREDICTION_COLUMNS,
     REFERENCE_COLUMNS,
@@ -123,7 +124,7 @@ INTRO = f"""
 Score generated text against references with the whole ROUGE family — numbers identical to
 `rouge_score` / `evaluate` by default. **Single pair** shows *why* a pair scores what it does;
 **Corpus** scores a CSV or JSONL file (up to {MAX_UPLOAD_MB} MB) with bootstrap confidence
-intervals.
+intervals. <small>Kernels here: {backend()}.</small>
 """
 
 LIMITS = f"""

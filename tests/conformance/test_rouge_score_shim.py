@@ -277,6 +277,88 @@ def test_bootstrap_matches_rouge_score_under_the_same_global_seed(
         assert all(type(s) is scoring.Score for s in aggregate)
 
 
+def _same_state(a: tuple, b: tuple) -> bool:
+    """Two ``np.random.get_state()`` tuples equal in every field."""
+    return all(
+        np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+@check
+@given(
+    st.lists(st.tuples(*[st.floats(0, 1, allow_nan=False)] * 3), min_size=1, max_size=400),
+    st.integers(1, 40),
+    st.sampled_from([1, 7, 300, scoring._BLOCK]),
+    st.integers(0, 2**32 - 1),
+    st.booleans(),
+)
+def test_bootstrap_draws_in_blocks_the_stream_rouge_score_draws_one_call_at_a_time(
+    rows, n_samples, block, seed, gauss_cached
+):
+    """Same numbers and the same global random state after, whatever the block of resamples
+    drawn per call (down to one per call, rouge_score's way) and however many rows."""
+    state = np.random.get_state()
+    try:
+        results, states = [], []
+        for module in (scoring, real_scoring):
+            np.random.seed(seed)
+            if gauss_cached:
+                np.random.standard_normal()  # the state's cached Gaussian must survive too
+            aggregator = module.BootstrapAggregator(0.95, n_samples)
+            for row in rows:
+                reversed_row = module.Score(*row[::-1])
+                aggregator.add_scores({"rouge1": module.Score(*row), "rougeL": reversed_row})
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(scoring, "_BLOCK", block)
+                results.append(aggregator.aggregate())
+            states.append(np.random.get_state())
+    finally:
+        np.random.set_state(state)
+    shim, real = results
+    assert {t: [tuple(s) for s in a] for t, a in shim.items()} == {
+        t: [tuple(s) for s in a] for t, a in real.items()
+    }
+    assert _same_state(*states)
+
+
+def test_truthfulqa_pattern_a_new_aggregator_per_pair_matches_rouge_score():
+    """lm-evaluation-harness's TruthfulQA metric: a scorer and an aggregator for every pair,
+    aggregated at once; the same F and the same global random state after each call."""
+    types = ["rouge1", "rouge2", "rougeLsum"]
+    pairs = [("The cat sat on the mat .", "a cat sat"), ("Paris is in France", "Paris"), ("", "x")]
+    state = np.random.get_state()
+    try:
+        outputs = []
+        for scorer_module, scoring_module in ((rouge_scorer, scoring), (real_scorer, real_scoring)):
+            np.random.seed(2024)
+            values = []
+            for ref, pred in pairs:
+                aggregator = scoring_module.BootstrapAggregator()
+                aggregator.add_scores(scorer_module.RougeScorer(types).score(ref, pred))
+                result = aggregator.aggregate()
+                values.append([result[t].mid.fmeasure for t in types])
+                values.append(np.random.get_state())
+            outputs.append(values)
+    finally:
+        np.random.set_state(state)
+    for shim, real in zip(*outputs, strict=True):
+        assert _same_state(shim, real) if isinstance(shim, tuple) else shim == real
+
+
+def test_seeded_bootstrap_keeps_its_numbers():
+    """``seed=`` draws the stream its generator gave one resample per call."""
+    rows = [(0.1, 0.2, 0.3), (0.5, 0.4, 0.9), (0.0, 1.0, 0.2), (0.7, 0.7, 0.7), (0.3, 0.6, 0.1)]
+    aggregator = scoring.BootstrapAggregator(0.9, 50, seed=11)
+    for row in rows:
+        aggregator.add_scores({"rouge1": scoring.Score(*row)})
+    matrix = np.array(rows)
+    rng = np.random.default_rng(11)
+    means = np.array([matrix[rng.integers(0, 5, size=5)].mean(axis=0) for _ in range(50)])
+    expected = np.percentile(means, [5.0, 50.0, 95.0], axis=0)
+    assert [tuple(s) for s in aggregator.aggregate()["rouge1"]] == [tuple(r) for r in expected]
+
+
 def test_seeded_bootstrap_is_reproducible_and_leaves_the_global_generator_alone():
     scorer = rouge_scorer.RougeScorer(["rouge1", "rougeL"])
     results = scorer.score_batch(["a b c", "a b", "c d e f", "a"], ["a b", "b", "d e", "x"])

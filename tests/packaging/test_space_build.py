@@ -12,6 +12,7 @@ editable install, is read). ``python -I`` would not do: it drops the script's di
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -29,6 +30,7 @@ from support.repo_copy import (
 )
 
 import rouge_plus
+from rouge_plus.space import compiled
 
 tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11+")
 
@@ -125,4 +127,6 @@ def test_app_runs_from_the_copy_and_scores_like_the_library(space):
         client = gradio_client.Client(url, verbose=False)
         result = client.predict(predictions, references, **options, api_name="/score")
     assert result == rouge_plus.score(predictions, references, **options)
-    assert not list(copy.rglob("_native*.so")), "the Space runs the pure-Python kernels"
+    # The app builds the C kernels at start-up where the image can (rouge_plus.space.compiled).
+    can_build = compiled.compiler() is not None and importlib.util.find_spec("setuptools")
+    assert bool(list(copy.rglob("_native*.so"))) == bool(can_build)

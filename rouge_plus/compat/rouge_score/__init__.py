@@ -22,8 +22,11 @@ or a custom one (whose tokens may be any hashable, as in rouge_score). What diff
 - Added: ``RougeScorer.score_batch(targets, predictions)`` scores whole lists in one rouge_plus
   call, far faster than a loop over ``score``; ``BootstrapAggregator(seed=...)`` resamples from
   its own generator (see ``scoring``).
-- Not provided: rouge_score's private helpers (``_lcs_table``, ``_summary_level_lcs``, ...),
-  ``lcs_ind``, its ``io`` module (CSV files in and out) and its ``rouge`` command line.
+- rouge_score's private helpers that real code calls are in ``rouge_scorer`` too, with the same
+  numbers: ``_score_lcs`` (Alpaca's dedupe loop), ``_lcs_table``, ``lcs_ind``, ``_find_union``,
+  ``_union_lcs``, ``_summary_level_lcs``, ``_create_ngrams``, ``_score_ngrams``; and a scorer's
+  ``_tokenizer``. Not provided: ``_backtrack_norec``, its ``io`` module (CSV files in and out)
+  and its ``rouge`` command line.
 - Bytes texts: rouge_score lowercases them before decoding for ``rouge1``..``rougeL`` (so "İ"
   and the Kelvin sign separate tokens) but decodes them first for ``rougeLsum`` (where they
   lowercase to "i" and "k"); the shim reads them the first way for every type, and hands them

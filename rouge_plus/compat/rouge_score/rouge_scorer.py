@@ -19,6 +19,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from rouge_plus import RougeScorer as _CoreScorer
 
 from . import scoring, tokenizers
+from ._internals import *  # noqa: F403 - rouge_score's private helpers, which code calls
 from ._text import ensure_str
 
 Text = str | bytes

@@ -8,6 +8,13 @@ so after ``np.random.seed(s)`` both give the same numbers to the last bit. With 
 ``seed`` they come from a fresh ``np.random.default_rng(seed)`` on every ``aggregate()`` call:
 reproducible without touching global state, but a different sequence from rouge_score's, so the
 intervals differ from its (by resampling noise only).
+
+rouge_score draws the resamples one NumPy call at a time (``n_samples`` calls per score type).
+Both generators give the same integers whether they are asked for ``k`` rows of ``n`` at once or
+``k`` times for ``n``, and leave the same state behind, so this draws many resamples per call:
+the same numbers and the same global random state as rouge_score, at a small fraction of the
+cost (an aggregator built for a single pair, as lm-evaluation-harness's TruthfulQA metric
+builds one, costs about a millisecond instead of a hundred).
 """
 
 from __future__ import annotations
@@ -17,6 +24,9 @@ import collections
 from collections.abc import Callable, Mapping
 
 import numpy as np
+
+# Resampled scores gathered per draw at most (float64s): 16 MiB.
+_BLOCK = 1 << 21
 
 
 class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):
@@ -65,20 +75,26 @@ class BootstrapAggregator:
             result[score_type] = AggregateScore(low=low, mid=mid, high=high)
         return result
 
-    def _resample_indices(self) -> Callable[[int], np.ndarray]:
-        """``draw(n)``: ``n`` row indices drawn with replacement."""
+    def _resample_indices(self) -> Callable[[int, int], np.ndarray]:
+        """``draw(k, n)``: ``k`` rows of ``n`` row indices drawn with replacement, the stream that
+        ``k`` calls of ``n`` draws give."""
         if self._seed is None:
-            return lambda n: np.random.choice(np.arange(n), size=n)  # rouge_score's very call
+            # rouge_score's np.random.choice(np.arange(n), size=n) is this call's draw of n.
+            return lambda k, n: np.random.randint(0, n, size=(k, n))
         rng = np.random.default_rng(self._seed)
-        return lambda n: rng.integers(0, n, size=n)
+        return lambda k, n: rng.integers(0, n, size=(k, n))
 
     def _bootstrap_resample(
-        self, matrix: np.ndarray, draw: Callable[[int], np.ndarray]
+        self, matrix: np.ndarray, draw: Callable[[int, int], np.ndarray]
     ) -> np.ndarray:
         """(low, mid, high) rows of percentiles of the resample means, one column per measure."""
-        sample_mean = np.zeros((self._n_samples, matrix.shape[1]))
-        for i in range(self._n_samples):
-            sample_mean[i, :] = np.mean(matrix[draw(matrix.shape[0]), :], axis=0)
+        n, width = matrix.shape
+        sample_mean = np.zeros((self._n_samples, width))
+        step = max(1, _BLOCK // (n * width))  # resamples per draw, to bound the memory
+        for start in range(0, self._n_samples, step):
+            stop = min(start + step, self._n_samples)
+            # The mean over axis 1 of (k, n, width) sums each column in rouge_score's order.
+            sample_mean[start:stop, :] = np.mean(matrix[draw(stop - start, n), :], axis=1)
         percentile_delta = (1 - self._confidence_interval) / 2
         q = 100 * np.array([percentile_delta, 0.5, 1 - percentile_delta])
         return np.percentile(sample_mean, q, axis=0)

@@ -1,0 +1,252 @@
+"""pltrdy's ``rouge`` 1.0.1 (``rouge.rouge``): ``Rouge`` and ``FilesRouge`` with its numbers.
+
+That package is a compatibility mode of its own, not rouge_score's or ROUGE-1.5.5's ROUGE:
+
+- Texts are split into sentences at every ".", each sentence's whitespace runs become one space,
+  and words are the sentence's pieces between single spaces (a sentence of whitespace alone is
+  one empty word). Nothing is lowercased, stemmed or stripped of punctuation other than ".".
+- With ``exclusive=True`` (the default) ROUGE-N counts *distinct* n-grams: the hypothesis and
+  reference counts are the numbers of distinct n-grams (across sentence ends, since the
+  sentences' words are joined), the overlap the size of their intersection. ``exclusive=False``
+  counts n-grams with their multiplicity.
+- ROUGE-L is its own summary-level variant: for every reference sentence and hypothesis
+  sentence, one LCS is read out of the table (its own traceback, which prefers going left on a
+  tie); with ``exclusive=True`` the overlap is the number of distinct words over all those LCSs
+  and the lengths are the numbers of distinct words of each text, with ``exclusive=False`` the
+  overlap is the sum of the LCS lengths and the lengths are word counts.
+- ``f = 2 * (p * r) / (p + r + 1e-8)``: a perfect match scores 0.99999999..., not 1.
+
+This module computes exactly that (every value equal to rouge 1.0.1's, to the last bit) with
+rouge_plus's bit-parallel LCS, and defines what rouge 1.0.1 fails on:
+
+- Its ROUGE-L reads the LCS out recursively, so a long sentence (about 1,000 words on the default
+  recursion limit) raises ``RecursionError``; here the traceback is a loop and any length scores.
+- A hypothesis or reference without a sentence ("", or only dots) raises
+  ``ValueError("Hypothesis is empty.")`` (or "Reference is empty.") there; here every score of
+  such a pair is 0.0 (raw results: its counts, with an overlap of 0).
+- ``get_scores`` takes lists and tuples alike (rouge asserts both have the same type), raises
+  ``ValueError`` when the two differ in length, and returns ``[]`` when ``ignore_empty`` leaves no
+  pair (``avg=True`` then raises ``ValueError``; rouge fails to unpack). With
+  ``raw_results=True`` and ``avg=True`` the counts are averaged (rouge raises ``KeyError``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from ...kernels.lcs import _columns, lcs_length
+
+Sentences = list[str]
+Counts = dict[str, int]
+
+
+def _sentences(text: str) -> Sentences:
+    """rouge's sentences: the non-empty pieces between dots, whitespace runs made one space."""
+    return [" ".join(piece.split()) for piece in text.split(".") if piece]
+
+
+def _words(sentences: Sequence[str]) -> list[str]:
+    return [word for sentence in sentences for word in sentence.split(" ")]
+
+
+def _ngrams(words: list[str], n: int) -> list[tuple[str, ...]]:
+    return list(zip(*(words[i:] for i in range(n)), strict=False))
+
+
+def _rouge_n_counts(hyp: Sentences, ref: Sentences, n: int, exclusive: bool) -> Counts:
+    if not hyp or not ref:
+        return _empty_counts(hyp, ref, lambda s: _ngram_count(s, n, exclusive))
+    hyp_ngrams, ref_ngrams = _ngrams(_words(hyp), n), _ngrams(_words(ref), n)
+    if exclusive:
+        hyp_set, ref_set = set(hyp_ngrams), set(ref_ngrams)
+        return {"hyp": len(hyp_set), "ref": len(ref_set), "overlap": len(hyp_set & ref_set)}
+    overlap = sum((Counter(hyp_ngrams) & Counter(ref_ngrams)).values())
+    return {"hyp": len(hyp_ngrams), "ref": len(ref_ngrams), "overlap": overlap}
+
+
+def _ngram_count(sentences: Sentences, n: int, exclusive: bool) -> int:
+    ngrams = _ngrams(_words(sentences), n)
+    return len(set(ngrams)) if exclusive else len(ngrams)
+
+
+def _lcs_words(ref: list[str], hyp: list[str]) -> list[str]:
+    """The words of the LCS that rouge's ``_recon_lcs(ref, hyp)`` reads out, last first.
+
+    Off a match it moves up (to ``i - 1``) when ``T[i-1][j] > T[i][j-1]``, else left; then
+    ``T[i][j] = T[i-1][j] > T[i][j-1]``, so it moves up exactly when the table grows from column
+    ``j - 1`` to ``j`` at row ``i``. ``T[i][j]`` is the number of 0 bits below bit ``i`` of
+    column ``j`` (see :mod:`rouge_plus.kernels.lcs`).
+    """
+    columns = list(_columns(ref, hyp))
+    words = []
+    i, j = len(ref), len(hyp)
+    while i and j:
+        if ref[i - 1] == hyp[j - 1]:
+            words.append(ref[i - 1])
+            i -= 1
+            j -= 1
+        else:
+            below = (1 << i) - 1
+            if (columns[j] & below).bit_count() < (columns[j - 1] & below).bit_count():
+                i -= 1
+            else:
+                j -= 1
+    return words
+
+
+def _rouge_l_counts(hyp: Sentences, ref: Sentences, exclusive: bool) -> Counts:
+    if not hyp or not ref:
+        return _empty_counts(hyp, ref, lambda s: _word_count(s, exclusive))
+    hyp_words = [sentence.split(" ") for sentence in hyp]
+    ref_words = [sentence.split(" ") for sentence in ref]
+    if exclusive:
+        union = {word for r in ref_words for h in hyp_words for word in _lcs_words(r, h)}
+        overlap = len(union)
+    else:
+        overlap = sum(lcs_length(r, h) for r in ref_words for h in hyp_words)
+    hyp_count, ref_count = _word_count(hyp, exclusive), _word_count(ref, exclusive)
+    return {"hyp": hyp_count, "ref": ref_count, "overlap": overlap}
+
+
+def _word_count(sentences: Sentences, exclusive: bool) -> int:
+    words = _words(sentences)
+    return len(set(words)) if exclusive else len(words)
+
+
+def _empty_counts(hyp: Sentences, ref: Sentences, size: Callable[[Sentences], int]) -> Counts:
+    """The counts of a pair with an empty side (rouge raises there): no overlap."""
+    return {"hyp": size(hyp) if hyp else 0, "ref": size(ref) if ref else 0, "overlap": 0}
+
+
+def _scores(counts: Counts) -> dict[str, float]:
+    """rouge's ``f_r_p_rouge_n``: P, R, and its F with ``1e-8`` in the denominator."""
+    precision = counts["overlap"] / counts["hyp"] if counts["hyp"] else 0.0
+    recall = counts["overlap"] / counts["ref"] if counts["ref"] else 0.0
+    f1_score = 2.0 * ((precision * recall) / (precision + recall + 1e-8))
+    return {"f": f1_score, "p": precision, "r": recall}
+
+
+def _metric(n: int | None) -> Callable[..., dict]:
+    """A metric as ``Rouge.AVAILABLE_METRICS`` holds it: ``fn(hyp_sentences, ref_sentences,
+    raw_results=False, exclusive=True)``."""
+
+    def metric(
+        hyp: Sentences, ref: Sentences, raw_results: bool = False, exclusive: bool = True, **_
+    ) -> dict:
+        if n is None:
+            counts = _rouge_l_counts(hyp, ref, exclusive)
+        else:
+            counts = _rouge_n_counts(hyp, ref, n, exclusive)
+        return counts if raw_results else _scores(counts)
+
+    return metric
+
+
+class Rouge:
+    """``Rouge(metrics=None, stats=None, return_lengths=False, raw_results=False,
+    exclusive=True)``: ``get_scores(hyps, refs, avg=False, ignore_empty=False)`` gives, per pair
+    (or averaged), ``{metric: {stat: value}}`` for the metrics ``rouge-1`` .. ``rouge-5`` and
+    ``rouge-l`` and the stats ``r``, ``p``, ``f`` (``hyp``, ``ref``, ``overlap`` counts with
+    ``raw_results``), and ``"lengths"`` with ``return_lengths``."""
+
+    DEFAULT_METRICS = ["rouge-1", "rouge-2", "rouge-l"]
+    AVAILABLE_METRICS = {
+        **{f"rouge-{n}": _metric(n) for n in range(1, 6)},
+        "rouge-l": _metric(None),
+    }
+    DEFAULT_STATS = ["r", "p", "f"]
+    AVAILABLE_STATS = ["r", "p", "f"]
+
+    def __init__(
+        self,
+        metrics: Sequence[str] | None = None,
+        stats: Sequence[str] | None = None,
+        return_lengths: bool = False,
+        raw_results: bool = False,
+        exclusive: bool = True,
+    ):
+        self.return_lengths = return_lengths
+        self.raw_results = raw_results
+        self.exclusive = exclusive
+        self.metrics = _checked(metrics, Rouge.AVAILABLE_METRICS, "metric", Rouge.DEFAULT_METRICS)
+        if raw_results:
+            self.stats = ["hyp", "ref", "overlap"]
+        else:
+            self.stats = _checked(stats, Rouge.AVAILABLE_STATS, "stat", Rouge.DEFAULT_STATS)
+
+    def get_scores(
+        self,
+        hyps: str | Sequence[str],
+        refs: str | Sequence[str],
+        avg: bool = False,
+        ignore_empty: bool = False,
+    ) -> list[dict] | dict:
+        """Scores of each (hypothesis, reference) pair, or their mean with ``avg=True``."""
+        if isinstance(hyps, str):
+            hyps, refs = [hyps], [refs]
+        if len(hyps) != len(refs):
+            raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} references")
+        pairs = list(zip(hyps, refs, strict=True))
+        if ignore_empty:
+            pairs = [(h, r) for h, r in pairs if len(h) > 0 and len(r) > 0]
+        rows = [self._pair_scores(h, r) for h, r in pairs]
+        return _average(rows) if avg else rows
+
+    def _pair_scores(self, hyp_text: str, ref_text: str) -> dict:
+        hyp, ref = _sentences(hyp_text), _sentences(ref_text)
+        row: dict = {}
+        for m in self.metrics:
+            values = Rouge.AVAILABLE_METRICS[m](
+                hyp, ref, raw_results=self.raw_results, exclusive=self.exclusive
+            )
+            row[m] = {s: values[s] for s in self.stats}
+        if self.return_lengths:
+            row["lengths"] = {"hyp": len(" ".join(hyp).split()), "ref": len(" ".join(ref).split())}
+        return row
+
+
+def _checked(names: Sequence[str] | None, known: Sequence[str], kind: str, default: list) -> list:
+    if names is None:
+        return default
+    names = [name.lower() for name in names]
+    for name in names:
+        if name not in known:
+            raise ValueError(f"Unknown {kind} '{name}'")
+    return names
+
+
+def _average(rows: list[dict]) -> dict:
+    """rouge's mean: each value summed from 0 in the pairs' order, then divided by their number."""
+    if not rows:
+        raise ValueError("get_scores(avg=True): no pair to average")
+    totals = {key: dict.fromkeys(values, 0) for key, values in rows[0].items()}
+    for row in rows:
+        for key, values in row.items():
+            for stat, value in values.items():
+                totals[key][stat] = totals[key][stat] + value
+    return {key: {s: v / len(rows) for s, v in values.items()} for key, values in totals.items()}
+
+
+class FilesRouge:
+    """``Rouge`` over two files, line ``i`` of one against line ``i`` of the other (each line's
+    last character dropped, as rouge does, newline or not)."""
+
+    def __init__(self, *args: object, **kwargs: object):
+        self.rouge = Rouge(*args, **kwargs)  # type: ignore[arg-type]
+
+    def get_scores(
+        self, hyp_path: str, ref_path: str, avg: bool = False, ignore_empty: bool = False
+    ) -> list[dict] | dict:
+        """The scores of the files' lines (see ``Rouge.get_scores``)."""
+        texts = []
+        for path in (hyp_path, ref_path):
+            if not os.path.isfile(path):
+                raise FileNotFoundError(path)
+            with open(path, encoding="utf-8") as handle:
+                texts.append([line[:-1] for line in handle])
+        hyps, refs = texts
+        if len(hyps) != len(refs):
+            raise ValueError(f"{hyp_path} has {len(hyps)} lines but {ref_path} {len(refs)}")
+        return self.rouge.get_scores(hyps, refs, avg=avg, ignore_empty=ignore_empty)
