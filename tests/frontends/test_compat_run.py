@@ -53,10 +53,12 @@ def _python(*args: str, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
-def test_run_serves_the_program_and_its_fork_and_spawn_workers(tmp_path):
+@pytest.mark.parametrize("entry", [["rouge_plus.compat.run"], ["rouge_plus", "run"]])
+def test_run_serves_the_program_and_its_fork_and_spawn_workers(tmp_path, entry):
+    """``python -m rouge_plus.compat.run -- ...`` and ``rouge-plus run -- ...`` alike."""
     script = tmp_path / "script.py"
     script.write_text(SCRIPT)
-    accelerated = _python("-m", "rouge_plus.compat.run", "--", sys.executable, str(script))
+    accelerated = _python("-m", *entry, "--", sys.executable, str(script))
     assert accelerated.returncode == 0, accelerated.stderr
     assert "Error in sitecustomize" not in accelerated.stderr
     plain = _python(str(script))
