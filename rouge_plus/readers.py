@@ -4,14 +4,21 @@ One set of rules for the command line and the Space. A row gives one prediction 
 its references: a reference cell holds a text, a list of texts, or (in CSV and text cells) a JSON
 list of texts; several reference columns add up. Every problem raises :class:`InputError` with a
 message that names the file and the line or row at fault.
+
+A file is read a line at a time, never more than :data:`MAX_LINE_BYTES` of one line (an endless
+line, such as ``/dev/zero``, is refused there); ``-`` names standard input.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
 import json
+import re
+import sys
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -22,21 +29,35 @@ from .errors import InputError, MissingExtraError
 Corpus = tuple[list[str], list[list[str]]]
 Record = tuple[str, dict]  # (where: file and line or row, the row's columns)
 
+# The longest line (with its line end) of a file, and the longest CSV cell, in bytes.
+MAX_LINE_BYTES = 64 * 2**20
+STDIN = "-"  # the file name that reads standard input
+
+_ESCAPE = re.compile(r"\\([n\\])")
+_UNESCAPED = {"n": "\n", "\\": "\\"}
+
 
 def unescape_line(line: str) -> str:
     r"""In a plain-text file every line is one text: turn the ``\n`` escape into a newline (a
     sentence break for rougeLsum) and ``\\`` into a backslash; keep others as is."""
-    out = []
-    i = 0
-    while i < len(line):
-        pair = line[i : i + 2]
-        if pair in ("\\n", "\\\\"):
-            out.append("\n" if pair == "\\n" else "\\")
-            i += 2
-        else:
-            out.append(line[i])
-            i += 1
-    return "".join(out)
+    if "\\" not in line:
+        return line
+    return _ESCAPE.sub(lambda match: _UNESCAPED[match[1]], line)
+
+
+def source_name(path: Path) -> str:
+    """How messages name the file ``path``: ``stdin`` for ``-``."""
+    return "stdin" if str(path) == STDIN else str(path)
+
+
+@contextlib.contextmanager
+def open_input(path: Path) -> Iterator[IO[bytes]]:
+    """The file ``path`` open for reading bytes; ``-`` is standard input (left open after)."""
+    if str(path) == STDIN:
+        yield sys.stdin.buffer
+    else:
+        with Path(path).open("rb") as handle:
+            yield handle
 
 
 def decode(raw: bytes, source: str) -> str:
@@ -47,10 +68,6 @@ def decode(raw: bytes, source: str) -> str:
         raise InputError(
             f"{source}: not UTF-8 text (byte {error.start} cannot be decoded); save it as UTF-8"
         ) from None
-
-
-def read_text(path: Path) -> str:
-    return decode(Path(path).read_bytes(), str(path))
 
 
 def json_records(lines: Iterable[str], source: str) -> Iterator[Record]:
@@ -73,14 +90,29 @@ def json_records(lines: Iterable[str], source: str) -> Iterator[Record]:
 
 
 def csv_records(lines: Iterable[str], source: str) -> Iterator[Record]:
-    """Rows of CSV lines with a header line, each named ``source: row N``."""
+    """Rows of CSV lines with a header line, each named ``source: row N``; a header that names
+    a column twice, or a row with fewer cells than the header, is refused."""
     lines = iter(lines)
     first = next(lines, "")
     if first.lstrip().startswith("{"):
         raise InputError(f"{source}: this looks like JSON Lines, not CSV: use --jsonl")
+    # A cell may be as long as a line (the module's default is 131,072 characters); the limit
+    # is the csv module's own, only ever raised here.
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_LINE_BYTES))
     try:
         reader = csv.DictReader(itertools.chain([first], lines))
+        header = reader.fieldnames or []
+        repeated = [name for name in dict.fromkeys(header) if name and header.count(name) > 1]
+        if repeated:
+            raise InputError(f"{source}: the header names the column {repeated[0]!r} twice")
         for number, row in enumerate(reader, start=1):
+            missing = [name for name in header if row[name] is None]
+            if missing:
+                cells = len(header) - len(missing)
+                raise InputError(
+                    f"{source}: row {number} has {cells} cell{'s' * (cells != 1)} but the header "
+                    f"has {len(header)} columns: no {', '.join(map(repr, missing))}"
+                )
             yield f"{source}: row {number}", row
     except csv.Error as error:
         raise InputError(f"{source}: cannot be read as CSV ({error})") from None
@@ -107,17 +139,29 @@ def parse_records(text: str, source: str, *, jsonl: bool) -> list[Record]:
 
 
 def iter_records(path: Path, *, jsonl: bool) -> Iterator[Record]:
-    """The rows of a JSON Lines or CSV file, read as they are needed (a corpus larger than
-    memory streams through); ``InputError`` names the file and the line or row at fault."""
-    with Path(path).open("rb") as handle:
-        yield from _records(_utf8_lines(handle, str(path)), str(path), jsonl)
+    """The rows of a JSON Lines or CSV file (``-``: standard input), read as they are needed (a
+    corpus larger than memory streams through); ``InputError`` names the file and the line or
+    row at fault."""
+    source = source_name(path)
+    with open_input(path) as handle:
+        yield from _records(_utf8_lines(handle, source), source, jsonl)
 
 
 def _utf8_lines(handle: IO[bytes], source: str) -> Iterator[str]:
-    """The lines of a UTF-8 file with their line ends (a byte-order mark is dropped);
-    ``InputError`` naming ``source`` and the byte at fault otherwise."""
+    """The lines of a UTF-8 file with their line ends (a byte-order mark is dropped), split at
+    ``\\n`` only; ``InputError`` naming ``source`` and the byte or line at fault otherwise.
+
+    No more than :data:`MAX_LINE_BYTES` of a line is ever read: a longer one is refused."""
     offset = 0
-    for number, raw in enumerate(handle):
+    for number in itertools.count():
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_BYTES:
+            raise InputError(
+                f"{source}:{number + 1}: a line longer than {MAX_LINE_BYTES // 2**20} MiB; "
+                "is this a text file?"
+            )
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -184,26 +228,58 @@ def corpus_chunks(
 
 
 def _cell(row: dict, name: str, where: str) -> object:
-    if row.get(name) is None:
+    if name not in row:
         columns = ", ".join(str(key) for key in row if key is not None)
         raise InputError(f"{where}: no column {name!r} (columns: {columns})")
+    if row[name] is None:
+        raise InputError(f"{where}: {name!r} is null, not a text")
     return row[name]
+
+
+def read_text_lines(paths: Sequence[Path]) -> list[list[str]]:
+    r"""The texts of plain-text files, one list per file: one text per ``\n``-terminated line
+    (``\r\n`` too), unescaped; ``InputError`` when the files differ in length or have no lines.
+
+    Blank lines are empty texts, which score 0: one warning counts them."""
+    columns = []
+    for path in paths:
+        with open_input(path) as handle:
+            lines = _utf8_lines(handle, source_name(path))
+            columns.append([unescape_line(_without_line_end(line)) for line in lines])
+    first = paths[0]
+    for path, column in zip(paths[1:], columns[1:], strict=True):
+        if len(column) != len(columns[0]):
+            raise InputError(
+                f"{source_name(path)} has {len(column)} lines but {source_name(first)} has "
+                f"{len(columns[0])}; every file needs one line per example"
+            )
+    if not columns[0]:
+        raise InputError(f"{source_name(first)}: no lines")
+    _warn_blank_lines(paths, columns)
+    return columns
+
+
+def _without_line_end(line: str) -> str:
+    return line[:-1].removesuffix("\r") if line.endswith("\n") else line
+
+
+def _warn_blank_lines(paths: Sequence[Path], columns: Sequence[list[str]]) -> None:
+    """One warning counting the blank lines of every file, with the first of each."""
+    counts, total = [], 0
+    for path, column in zip(paths, columns, strict=True):
+        blank = [number for number, text in enumerate(column, start=1) if not text.strip()]
+        if blank:
+            counts.append(f"{source_name(path)} has {len(blank)} (the first: line {blank[0]})")
+            total += len(blank)
+    if counts:
+        noun = "line" if total == 1 else "lines"
+        message = f"{total} blank {noun}, scored as empty texts (0): {'; '.join(counts)}"
+        warnings.warn(message, UserWarning, stacklevel=2)
 
 
 def read_text_files(predictions: Path, references: Sequence[Path]) -> Corpus:
     """One text per line; several reference files give several references per row."""
-    preds = [unescape_line(line) for line in read_text(predictions).splitlines()]
-    columns = [
-        [unescape_line(line) for line in read_text(path).splitlines()] for path in references
-    ]
-    for path, column in zip(references, columns, strict=True):
-        if len(column) != len(preds):
-            raise InputError(
-                f"{path} has {len(column)} lines but {predictions} has {len(preds)}; "
-                "every file needs one line per example"
-            )
-    if not preds:
-        raise InputError(f"{predictions}: no lines")
+    preds, *columns = read_text_lines([predictions, *references])
     return preds, [list(row) for row in zip(*columns, strict=True)]
 
 

@@ -9,23 +9,30 @@ them.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import logging
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Callable, Collection
+import warnings
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import RougePlusError
 from ..options import OPTION_GROUPS, Option, ScoreOptions, option_keywords
+from ..readers import STDIN
 
 PROG = "rouge-plus"
 DEST_PREFIX = "option_"
 TEXT_FILES = (
-    "Text files hold one text per line; inside a line, the two characters \\n mark a sentence "
-    "break (for rougeLsum) and \\\\ a backslash."
+    "Text files hold one text per line, each line ended by a newline (\\n or \\r\\n; no other "
+    "character ends a line); inside a line, the two characters \\n mark a sentence break (for "
+    "rougeLsum) and \\\\ a backslash. A blank line is an empty text (it scores 0; a warning "
+    f"counts them). One input FILE may be {STDIN}, standard input."
 )
 
 
@@ -108,6 +115,13 @@ def write_replacing(path: Path, text: str) -> None:
             handle.write(text)
         return
     target = path.resolve()
+    if not target.parent.is_dir():
+        if target.parent.exists():
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(path.parent))
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(path.parent))
+    if target.exists() and not _writable(target):
+        mode = f"{target.stat().st_mode & 0o777:o}"
+        raise PermissionError(errno.EACCES, f"read-only (mode {mode}), left as it is", str(path))
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
         with open(descriptor, "w", encoding="utf-8") as handle:
@@ -117,6 +131,12 @@ def write_replacing(path: Path, text: str) -> None:
     except BaseException:
         os.unlink(temporary)
         raise
+
+
+def _writable(target: Path) -> bool:
+    """Whether ``target`` may be written, as shell redirection would: its owner's write bit
+    counts even for a user (root) whom the permissions do not stop."""
+    return os.access(target, os.W_OK) and bool(target.stat().st_mode & stat.S_IWUSR)
 
 
 def _mode_for(target: Path) -> int:
@@ -146,6 +166,22 @@ def run_and_write(produce: Callable[[], str], output: Path | None) -> int:
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+@contextlib.contextmanager
+def warnings_to_stderr() -> Iterator[None]:
+    """The warnings raised inside, one line each on stderr (a repeated one once) at the end."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for message in dict.fromkeys(str(warning.message) for warning in caught):
+        print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def check_one_stdin(parser: argparse.ArgumentParser, files: Collection[object]) -> None:
+    """Standard input can be read once: a usage error when several input files are ``-``."""
+    if sum(str(name) == STDIN for name in files) > 1:
+        parser.error(f"only one input file can be {STDIN} (standard input)")
 
 
 def fail(message: str) -> int:

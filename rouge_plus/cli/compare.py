@@ -15,23 +15,22 @@ and prints.
 from __future__ import annotations
 
 import argparse
-import sys
-import warnings
 from pathlib import Path
 
 from ..comparison import STATISTICS, Comparison, compare
 from ..corpus.significance import METHODS, check_test_settings
-from ..errors import InputError, RougePlusError
+from ..errors import RougePlusError
 from ..options import RUNTIME, SCORING
-from ..readers import corpus_from_records, iter_records, read_text_files
+from ..readers import corpus_from_records, iter_records, read_text_lines
 from .common import (
-    PROG,
     TEXT_FILES,
     add_option_flags,
+    check_one_stdin,
     given_options,
     quiet_core_logger,
     run_and_write,
     score_options,
+    warnings_to_stderr,
 )
 
 HELP = "test whether systems' ROUGE differs from a baseline's (paired tests)"
@@ -57,8 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="[NAME=]FILE",
         help="text file, one baseline prediction per line (with --systems and --references)",
     )
-    source.add_argument("--jsonl", type=Path, metavar="FILE", help="JSON Lines file")
-    source.add_argument("--csv", type=Path, metavar="FILE", help="CSV file with a header row")
+    source.add_argument(
+        "--jsonl", type=Path, metavar="FILE", help="JSON Lines file (- reads stdin)"
+    )
+    source.add_argument(
+        "--csv", type=Path, metavar="FILE", help="CSV file with a header row (- reads stdin)"
+    )
     files = parser.add_argument_group("text files")
     files.add_argument(
         "--systems", nargs="+", metavar="[NAME=]FILE", help="text file(s), one per system"
@@ -145,18 +148,12 @@ def _named(spec: str) -> tuple[str, Path]:
 
 def _read_text_systems(args: argparse.Namespace) -> tuple[System, list[System], list[list[str]]]:
     """The baseline, the systems and the references from text files."""
-    baseline_name, baseline_path = _named(args.baseline)
-    baseline, references = read_text_files(baseline_path, args.references)
-    systems = []
-    for name, path in map(_named, args.systems):
-        predictions, _ = read_text_files(path, [])
-        if len(predictions) != len(baseline):
-            raise InputError(
-                f"{path} has {len(predictions)} lines but {baseline_path} has {len(baseline)}; "
-                "every file needs one line per example"
-            )
-        systems.append((name, predictions))
-    return (baseline_name, baseline), systems, references
+    named = [_named(spec) for spec in [args.baseline, *args.systems]]
+    with warnings_to_stderr():
+        columns = read_text_lines([path for _, path in named] + list(args.references))
+    texts = [(name, column) for (name, _), column in zip(named, columns, strict=False)]
+    references = [list(row) for row in zip(*columns[len(named) :], strict=True)]
+    return texts[0], texts[1:], references
 
 
 def _read_column_systems(args: argparse.Namespace) -> tuple[System, list[System], list[list[str]]]:
@@ -179,6 +176,8 @@ def _check_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         if args.system_columns:
             parser.error("--system-columns goes with --jsonl or --csv, not --baseline")
         names = [_named(spec)[0] for spec in args.systems]
+        files = [_named(spec)[1] for spec in [args.baseline, *args.systems]]
+        check_one_stdin(parser, [*files, *args.references])
     else:
         if args.systems or args.references:
             parser.error("--systems and --references go with --baseline, not --jsonl or --csv")
@@ -209,8 +208,7 @@ def run(args: argparse.Namespace) -> int:
 
     def report() -> str:
         (baseline_name, baseline), systems, references = read(args)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with warnings_to_stderr():
             result = compare(
                 baseline,
                 dict(systems),
@@ -223,8 +221,6 @@ def run(args: argparse.Namespace) -> int:
                 baseline_name=baseline_name,
                 **given_options(args),
             )
-        for message in dict.fromkeys(str(warning.message) for warning in caught):
-            print(f"{PROG}: warning: {message}", file=sys.stderr)
         return render(result, args.format)
 
     return run_and_write(report, args.output)

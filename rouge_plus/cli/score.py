@@ -33,7 +33,15 @@ from ..readers import (
 )
 from ..results import ExampleScores
 from ..scorer import score_stream
-from .common import PROG, TEXT_FILES, add_option_flags, quiet_core_logger, run_and_write
+from .common import (
+    PROG,
+    TEXT_FILES,
+    add_option_flags,
+    check_one_stdin,
+    quiet_core_logger,
+    run_and_write,
+    warnings_to_stderr,
+)
 from .common import score_options as read_score_options
 from .report import FORMATS, render_aggregate, render_per_example
 
@@ -51,10 +59,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--predictions",
         type=Path,
         metavar="FILE",
-        help="text file, one prediction per line (with --references)",
+        help="text file, one prediction per line (with --references); - reads stdin",
     )
-    source.add_argument("--jsonl", type=Path, metavar="FILE", help="JSON Lines file")
-    source.add_argument("--csv", type=Path, metavar="FILE", help="CSV file with a header row")
+    source.add_argument(
+        "--jsonl", type=Path, metavar="FILE", help="JSON Lines file (- reads stdin)"
+    )
+    source.add_argument(
+        "--csv", type=Path, metavar="FILE", help="CSV file with a header row (- reads stdin)"
+    )
     source.add_argument(
         "--dataset", type=Path, metavar="PATH", help="a datasets dataset saved with save_to_disk"
     )
@@ -126,7 +138,8 @@ def _input_chunks(args: argparse.Namespace) -> tuple[Iterator[Corpus], int | Non
         records = iter_records(args.jsonl if jsonl else args.csv, jsonl=jsonl)
         return corpus_chunks(records, *columns, size), None
     if args.predictions is not None:
-        predictions, references = read_text_files(args.predictions, args.references)
+        with warnings_to_stderr():
+            predictions, references = read_text_files(args.predictions, args.references)
     elif args.dataset is not None:
         predictions, references = read_saved_dataset(args.dataset, args.split, *columns)
     else:
@@ -166,6 +179,8 @@ def _check_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         parser.error("--references goes with --predictions")
     if args.predictions is not None and not args.references:
         parser.error("--predictions needs at least one --references FILE")
+    if args.predictions is not None:
+        check_one_stdin(parser, [args.predictions, *args.references])
 
 
 def run(args: argparse.Namespace) -> int:

@@ -70,6 +70,7 @@ WORDNET_DATA_FILE = "wordnet30_synonyms.json.gz"
 WORDNET_FORMAT = ("rouge_plus.wordnet-synonyms", 1)
 PARTS_OF_SPEECH = ("n", "v", "a", "r")
 KEYS_CACHE_SIZE = 1 << 16
+MAX_FILE_BYTES = 64 * 2**20  # the largest file of synonym groups read (WordNet's: a few MB)
 
 # WordNet's detachment rules (morphy(7WN)): suffix -> replacement, per part of speech.
 DETACHMENT_RULES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -333,7 +334,7 @@ def synonyms_label(spec: object) -> str:
     if isinstance(spec, str) and spec in _NAMED_LABELS:
         return _NAMED_LABELS[spec]
     if isinstance(spec, (str, os.PathLike)):
-        return f"file:{_short_sha1(Path(spec).read_bytes())}"
+        return f"file:{_short_sha1(_read_group_file(spec))}"
     if isinstance(spec, Mapping):
         return _mapping_label(_mapping_groups(spec))
     if isinstance(spec, Synonyms):
@@ -393,9 +394,22 @@ def _normalise_group(entries: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(word for word in words if word))
 
 
+def _read_group_file(path: str | os.PathLike) -> bytes:
+    """The bytes of a synonym file, of which no more than :data:`MAX_FILE_BYTES` are read: a
+    larger or endless file (``/dev/zero``) is refused there."""
+    with Path(path).open("rb") as handle:
+        raw = handle.read(MAX_FILE_BYTES + 1)
+    if len(raw) > MAX_FILE_BYTES:
+        raise SynonymDataError(
+            f"synonym file {os.fspath(path)!r} is larger than {MAX_FILE_BYTES // 2**20} MiB; "
+            "is it a file of synonym groups?"
+        )
+    return raw
+
+
 def _load_group_file(path: str | os.PathLike) -> GroupSynonyms:
     try:
-        raw = Path(path).read_bytes()
+        raw = _read_group_file(path)
     except FileNotFoundError as error:
         raise FileNotFoundError(
             f"synonym file {os.fspath(path)!r} not found; named sources are "
