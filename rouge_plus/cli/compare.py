@@ -21,7 +21,7 @@ from ..comparison import STATISTICS, Comparison, compare
 from ..corpus.significance import METHODS, check_test_settings
 from ..errors import RougePlusError
 from ..options import RUNTIME, SCORING
-from ..readers import corpus_from_records, iter_records, read_text_lines
+from ..readers import STDIN, corpus_from_records, iter_records, read_text_lines, source_name
 from .common import (
     TEXT_FILES,
     add_option_flags,
@@ -139,11 +139,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _named(spec: str) -> tuple[str, Path]:
-    """``NAME=FILE`` or ``FILE`` (named by its stem)."""
+    """``NAME=FILE`` or ``FILE`` (named by its stem, ``-`` as ``stdin``)."""
     name, equals, path = spec.partition("=")
     if equals and name and path:
         return name, Path(path)
-    return Path(spec).stem, Path(spec)
+    return source_name(Path(spec)) if spec == STDIN else Path(spec).stem, Path(spec)
 
 
 def _read_text_systems(args: argparse.Namespace) -> tuple[System, list[System], list[list[str]]]:
