@@ -1,0 +1,354 @@
+"""How well a metric agrees with human judgments, with intervals and paired tests.
+
+Scores come as (systems x documents) matrices with NaN for a missing cell (nlpstats'
+convention). The three levels of the meta-evaluation literature (Deutsch, Dror and Roth 2021):
+
+- ``system``: each system's mean over its own present cells, then one correlation over the
+  systems (a system with no cell is an error, as in nlpstats);
+- ``summary`` (nlpstats' ``input``): per document, the correlation over the systems whose cell is
+  present in both matrices, then the mean over the documents whose correlation is defined;
+- ``global``: one correlation over every cell present in both matrices.
+
+Intervals are percentile bootstraps over systems, documents or both; two metrics are compared by
+a paired permutation test (nlpstats' ``permutation_test``, which standardizes the three matrices
+and swaps the two metrics' scores of whole systems, whole documents, or both in turn) or a
+paired bootstrap test (Berg-Kirkpatrick et al. 2012 as sacrerouge's ``bootstrap_diff_test``:
+how often a resample's difference reaches twice the observed one). Everything is computed on
+weights over the original matrices (see ``coefficients.py``) in blocks of resamples, so 10,000
+resamples cost about as much as a few NumPy passes over 10,000 copies of the data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .coefficients import METHODS, coefficient, pairwise
+from .resampling import bootstrap_weights, check_resamples, permutation_swaps, resampling
+
+LEVELS = ("system", "summary", "global")
+TESTS = ("permutation", "bootstrap")
+ALTERNATIVES = ("greater", "two-sided", "less")
+_LEVEL_ALIASES = {"input": "summary"}
+_BLOCK = 1 << 22  # elements of the largest temporary array of one block of resamples
+_TOLERANCE = 1e-12  # a resampled difference this close to the observed one counts as reaching it
+
+
+class Correlation(NamedTuple):
+    """One correlation with its bootstrap interval (NaN bounds when nothing was resampled)."""
+
+    value: float
+    lower: float
+    upper: float
+    level: str
+    method: str
+    resample: str | None
+    n_resamples: int
+    confidence_level: float
+
+
+class Comparison(NamedTuple):
+    """A paired test of whether metric A correlates better than metric B with the humans.
+
+    ``difference`` is A's correlation minus B's; ``p_value`` is the test's for ``alternative``
+    (``greater``: A correlates better).
+    """
+
+    difference: float
+    p_value: float
+    level: str
+    method: str
+    test: str
+    resample: str
+    alternative: str
+    n_resamples: int
+
+
+def correlate(
+    metric: npt.ArrayLike | Mapping[str, npt.ArrayLike],
+    human: npt.ArrayLike,
+    level: str = "system",
+    method: str = "kendall",
+    *,
+    resample: str | None = "both",
+    n_resamples: int = 1000,
+    confidence_level: float = 0.95,
+    seed: int = 0,
+) -> Correlation | dict[str, Correlation]:
+    """The ``level`` correlation of ``metric``'s scores with ``human``'s, with a percentile
+    bootstrap interval over ``resample`` (``systems``, ``documents``, ``both`` or None).
+
+    ``metric`` may be one matrix or a mapping of names to matrices (then a dict of results, every
+    metric resampled with the same draws). With the same seed the interval is nlpstats'
+    ``bootstrap`` after ``numpy.random.seed(seed)``; resamples whose correlation is undefined are
+    left out, as there.
+    """
+    level, method = _settings(level, method)
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"confidence_level must be between 0 and 1, not {confidence_level}")
+    named = isinstance(metric, Mapping)
+    metrics = dict(metric) if named else {"": metric}
+    human = _matrix(human, "human")
+    results = {}
+    for name, scores in metrics.items():
+        scores = _matrix(scores, f"metric {name!r}" if named else "metric", human.shape)
+        value = float(level_correlation(scores, human, level, method)[0])
+        lower = upper = float("nan")
+        if resample is not None:
+            samples = bootstrap_samples(
+                scores, human, level, method, resample=resample, n_resamples=n_resamples, seed=seed
+            )
+            lower, upper = percentile_interval(samples, confidence_level)
+        results[name] = Correlation(
+            value,
+            lower,
+            upper,
+            level,
+            method,
+            None if resample is None else resampling(resample),
+            n_resamples if resample is not None else 0,
+            confidence_level,
+        )
+    return results if named else results[""]
+
+
+def compare_correlations(
+    metric_a: npt.ArrayLike,
+    metric_b: npt.ArrayLike,
+    human: npt.ArrayLike,
+    level: str = "system",
+    method: str = "kendall",
+    *,
+    test: str = "permutation",
+    resample: str = "both",
+    n_resamples: int = 1000,
+    alternative: str = "greater",
+    seed: int = 0,
+) -> Comparison:
+    """Whether ``metric_a`` correlates better with ``human`` than ``metric_b`` does (Deutsch,
+    Dror and Roth 2021): a paired ``permutation`` or ``bootstrap`` test over ``resample``.
+
+    The permutation test is nlpstats' ``permutation_test`` (the same seed gives its p-value after
+    ``numpy.random.seed(seed)``, but permutations whose difference is undefined are left out of
+    the count); the bootstrap test uses :func:`correlate`'s resamples of both metrics.
+    """
+    level, method = _settings(level, method)
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; expected one of {TESTS}")
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"unknown alternative {alternative!r}; expected one of {ALTERNATIVES}")
+    what = resampling(resample)
+    check_resamples(n_resamples)
+    human = _matrix(human, "human")
+    a = _matrix(metric_a, "metric_a", human.shape)
+    b = _matrix(metric_b, "metric_b", human.shape)
+    if test == "bootstrap":
+        observed = _difference(a, b, human, level, method)
+        samples = bootstrap_samples(
+            a, human, level, method, resample=what, n_resamples=n_resamples, seed=seed
+        ) - bootstrap_samples(
+            b, human, level, method, resample=what, n_resamples=n_resamples, seed=seed
+        )
+        p_value = bootstrap_p_value(samples, observed, alternative)
+    else:
+        a, b, human = (_standardized(x) for x in (a, b, human))
+        observed = _difference(a, b, human, level, method)
+        samples = _permutation_samples(a, b, human, level, method, what, n_resamples, seed)
+        p_value = _share(_reaches(samples, observed, alternative))
+    return Comparison(float(observed), p_value, level, method, test, what, alternative, n_resamples)
+
+
+def bootstrap_samples(
+    metric: npt.ArrayLike,
+    human: npt.ArrayLike,
+    level: str = "system",
+    method: str = "kendall",
+    *,
+    resample: str = "both",
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> np.ndarray:
+    """The correlation of each bootstrap resample (NaN where it is undefined), in draw order.
+
+    Two metrics resampled with the same seed see the same resamples, so the difference of their
+    samples is the paired bootstrap distribution of the difference of their correlations.
+    """
+    level, method = _settings(level, method)
+    check_resamples(n_resamples)
+    human = _matrix(human, "human")
+    metric = _matrix(metric, "metric", human.shape)
+    rows, cols = bootstrap_weights(human.shape, resampling(resample), n_resamples, seed)
+    block = _block(human.shape, level, method)
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, block):
+        part = slice(start, start + block)
+        out[part] = level_correlation(
+            metric,
+            human,
+            level,
+            method,
+            rows=None if rows is None else rows[part],
+            cols=None if cols is None else cols[part],
+        )
+    return out
+
+
+def percentile_interval(samples: np.ndarray, confidence_level: float) -> tuple[float, float]:
+    """The percentile interval of the defined samples (NaN if there are none)."""
+    defined = samples[~np.isnan(samples)]
+    if not len(defined):
+        return float("nan"), float("nan")
+    tail = (1 - confidence_level) / 2
+    return (
+        float(np.percentile(defined, tail * 100)),
+        float(np.percentile(defined, (1 - tail) * 100)),
+    )
+
+
+def bootstrap_p_value(differences: np.ndarray, observed: float, alternative: str) -> float:
+    """The paired bootstrap test's p-value: the share of the defined resampled differences that
+    reach twice the observed one (in absolute value for ``two-sided``)."""
+    return _share(_reaches(differences, 2 * observed, alternative))
+
+
+def level_correlation(
+    metric: np.ndarray,
+    human: np.ndarray,
+    level: str,
+    method: str,
+    rows: np.ndarray | None = None,
+    cols: np.ndarray | None = None,
+) -> np.ndarray:
+    """The ``level`` correlation of each of a stack of matrix pairs (``(..., m, n)``), each
+    system weighted by ``rows`` (``(R, m)``) and each document by ``cols`` (``(R, n)``)."""
+    metric = np.asarray(metric, dtype=float)
+    human = np.asarray(human, dtype=float)
+    if metric.ndim == 2:
+        metric, human = metric[None], human[None]
+    if level == "system":
+        x, z = _system_means(metric, cols), _system_means(human, cols)
+        weights = np.ones(x.shape) if rows is None else rows
+        return coefficient(x, z, weights, method)
+    both = ~(np.isnan(metric) | np.isnan(human))
+    if level == "summary":
+        weights = both.swapaxes(-1, -2) * (1.0 if rows is None else rows[:, None, :])
+        per_document = coefficient(metric.swapaxes(-1, -2), human.swapaxes(-1, -2), weights, method)
+        defined = ~np.isnan(per_document)
+        documents = defined * (1.0 if cols is None else cols)
+        total = (np.where(defined, per_document, 0.0) * documents).sum(axis=-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return total / documents.sum(axis=-1)
+    cells = both * 1.0
+    if rows is not None:
+        cells = cells * rows[:, :, None]
+    if cols is not None:
+        cells = cells * cols[:, None, :]
+    shape = (*cells.shape[:-2], -1)
+    return coefficient(
+        metric.reshape(*metric.shape[:-2], -1),
+        human.reshape(*human.shape[:-2], -1),
+        cells.reshape(shape),
+        method,
+    )
+
+
+def _system_means(scores: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
+    present = ~np.isnan(scores)
+    filled = np.where(present, scores, 0.0)
+    if cols is None:
+        sums, counts = filled.sum(axis=-1), present.sum(axis=-1)
+    else:
+        sums = np.matmul(filled, cols[:, :, None])[..., 0]
+        counts = np.matmul(present * 1.0, cols[:, :, None])[..., 0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return sums / counts
+
+
+def _permutation_samples(
+    a: np.ndarray,
+    b: np.ndarray,
+    human: np.ndarray,
+    level: str,
+    method: str,
+    what: str,
+    n_resamples: int,
+    seed: int,
+) -> np.ndarray:
+    rows, cols = permutation_swaps(human.shape, what, n_resamples, seed)
+    m, n = human.shape
+    block = _block(human.shape, level, method)
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, block):
+        part = slice(start, min(start + block, n_resamples))
+        size = part.stop - part.start
+        swap = np.zeros((size, m, n), dtype=bool)
+        if rows is not None:
+            swap ^= rows[part, :, None]
+        if cols is not None:
+            swap ^= cols[part, None, :]
+        out[part] = level_correlation(
+            np.where(swap, b, a), human, level, method
+        ) - level_correlation(np.where(swap, a, b), human, level, method)
+    return out
+
+
+def _difference(
+    a: np.ndarray, b: np.ndarray, human: np.ndarray, level: str, method: str
+) -> float:
+    """A's correlation minus B's."""
+    first = level_correlation(a, human, level, method)[0]
+    return float(first - level_correlation(b, human, level, method)[0])
+
+
+def _reaches(samples: np.ndarray, bound: float, alternative: str) -> np.ndarray:
+    """Per defined sample, whether it reaches ``bound`` in the direction of ``alternative``
+    (within a rounding error, so that a resample equal to the data counts)."""
+    samples = samples[~np.isnan(samples)]
+    if alternative == "two-sided":
+        return np.abs(samples) >= abs(bound) - _TOLERANCE
+    if alternative == "greater":
+        return samples >= bound - _TOLERANCE
+    return samples <= bound + _TOLERANCE
+
+
+def _share(hits: np.ndarray) -> float:
+    return float(hits.mean()) if len(hits) else float("nan")
+
+
+def _standardized(scores: np.ndarray) -> np.ndarray:
+    """(scores - mean) / standard deviation over the whole matrix, as nlpstats' test does."""
+    centred = scores - np.nanmean(scores)
+    spread = np.nanstd(scores)
+    return centred / spread if spread > 0 else centred
+
+
+def _block(shape: tuple[int, int], level: str, method: str) -> int:
+    """Resamples per block, so that no temporary array is much larger than ``_BLOCK``."""
+    m, n = shape
+    k = {"system": m, "summary": m, "global": m * n}[level]
+    per_sample = (k * k if pairwise(method) else 4 * k) * (n if level == "summary" else 1)
+    return max(1, _BLOCK // max(per_sample, m * n))
+
+
+def _settings(level: str, method: str) -> tuple[str, str]:
+    level = _LEVEL_ALIASES.get(level, level)
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+    if method not in METHODS:
+        raise ValueError(f"unknown correlation method {method!r}; expected one of {METHODS}")
+    return level, method
+
+
+def _matrix(scores: npt.ArrayLike, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """``scores`` as a float (systems x documents) matrix of ``shape``."""
+    matrix = np.array(scores, dtype=float)
+    if matrix.ndim != 2 or 0 in matrix.shape:
+        raise ValueError(f"{name} must be a non-empty (systems x documents) matrix")
+    if shape is not None and matrix.shape != shape:
+        raise ValueError(f"{name} has shape {matrix.shape}, the human scores {shape}")
+    if np.isnan(matrix).all(axis=1).any():
+        raise ValueError(f"{name} has a system (row) without a single score")
+    return matrix
