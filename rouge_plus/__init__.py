@@ -4,7 +4,8 @@ Every public name is imported on first use, so ``import rouge_plus`` costs a few
 the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it is first used,
 and NumPy only when a call needs it (the common measures are scored without it); the Hugging
 Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
-:func:`make_compute_metrics`) load only when asked for. See docs/ARCHITECTURE.md for the layout.
+:func:`make_compute_metrics`) and the meta-evaluation (:func:`correlate`,
+:func:`compare_correlations`, :func:`realsumm`) load only when asked for. See docs/ARCHITECTURE.md for the layout.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from .comparison import compare
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
+    from .meta import compare_correlations, correlate, realsumm
     from .options import ScoreOptions
     from .results import ExampleScores
     from .rouge_plus import RougePlus, load
@@ -30,10 +32,13 @@ __all__ = [
     "ScoreOptions",
     "__version__",
     "compare",
+    "compare_correlations",
+    "correlate",
     "load",
     "dedupe",
     "make_compute_metrics",
     "pairwise",
+    "realsumm",
     "score",
     "score_dataset",
 ]
@@ -41,6 +46,9 @@ __all__ = [
 # Public names imported on first use: name -> module.
 _LAZY = {
     "compare": ".comparison",
+    "correlate": ".meta",
+    "compare_correlations": ".meta",
+    "realsumm": ".meta",
     "dedupe": ".all_pairs",
     "pairwise": ".all_pairs",
     "ExampleScores": ".results",

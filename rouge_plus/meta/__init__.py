@@ -1,0 +1,28 @@
+"""Meta-evaluation: which ROUGE agrees with human judgments, and by how much more than another.
+
+``correlation.py`` (the three levels, bootstrap intervals, paired tests), ``coefficients.py``
+(the correlation coefficients over many weighted samples at once), ``resampling.py`` (the random
+draws, as nlpstats makes them), ``data.py`` (REALSumm's judgments, shipped; records to matrices).
+"""
+
+from __future__ import annotations
+
+from .correlation import (
+    Comparison,
+    Correlation,
+    bootstrap_samples,
+    compare_correlations,
+    correlate,
+)
+from .data import Judgments, matrices, realsumm
+
+__all__ = [
+    "Comparison",
+    "Correlation",
+    "Judgments",
+    "bootstrap_samples",
+    "compare_correlations",
+    "correlate",
+    "matrices",
+    "realsumm",
+]

@@ -25,27 +25,37 @@ def pairwise(method: str) -> bool:
 
 
 def coefficient(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str) -> np.ndarray:
-    """The ``method`` coefficient of each weighted sample (see the module's docstring)."""
-    x, z, w = np.broadcast_arrays(
-        np.asarray(x, dtype=float), np.asarray(z, dtype=float), np.asarray(w, dtype=float)
-    )
-    present = w > 0
-    undefined = (present & (np.isnan(x) | np.isnan(z))).any(axis=-1)
-    x = np.where(present, x, 0.0)
-    z = np.where(present, z, 0.0)
-    w = np.where(present, w, 0.0)
-    xs, zs = _ties(x, w), _ties(z, w)
-    count = w.sum(axis=-1)
-    undefined |= (count < 2) | (xs.groups < 2) | (zs.groups < 2)
-    if method == "pearson":
-        result = _pearson(x, z, w, count)
-    elif method == "spearman":
-        result = _pearson(xs.ranks, zs.ranks, w, count)
-    elif method in ("kendall", "kendall_c"):
-        result = _kendall(x, z, w, count, xs, zs, variant=method[-1] if "_" in method else "b")
-    else:
+    """The ``method`` coefficient of each weighted sample (see the module's docstring).
+
+    ``x`` and ``z`` may have fewer leading indices than ``w`` (the same values under many
+    weightings, as in a bootstrap): what depends on the values alone is computed once.
+    """
+    if method not in METHODS:
         raise ValueError(f"unknown correlation method {method!r}; expected one of {METHODS}")
+    x, z, w = (np.asarray(a, dtype=float) for a in (x, z, w))
+    shape = np.broadcast_shapes(x.shape, z.shape, w.shape)
+    w = np.broadcast_to(w, shape)
+    present = w > 0
+    count = w.sum(axis=-1)
+    undefined = (present & (np.isnan(x) | np.isnan(z))).any(axis=-1) | (count < 2)
+    # Absent (and undefined) elements have weight 0 or an undefined result: any number will do.
+    xv, zv = np.where(np.isnan(x), 0.0, x), np.where(np.isnan(z), 0.0, z)
+    if method == "pearson":
+        undefined |= _constant(x, present) | _constant(z, present)
+        result = _pearson(xv, zv, w, count)
+    else:
+        xs, zs = _ties(x, w), _ties(z, w)
+        undefined |= (xs.groups < 2) | (zs.groups < 2)
+        if method == "spearman":
+            result = _pearson(xs.ranks, zs.ranks, w, count)
+        else:
+            result = _kendall(xv, zv, w, count, xs, zs, tau_c=method == "kendall_c")
     return np.where(undefined, np.nan, result)
+
+
+def _constant(x: np.ndarray, present: np.ndarray) -> np.ndarray:
+    """Whether the present values of each sample are all equal (exactly, as SciPy checks)."""
+    return np.where(present, x, -np.inf).max(axis=-1) == np.where(present, x, np.inf).min(axis=-1)
 
 
 class _Ties:
@@ -59,23 +69,24 @@ class _Ties:
 
 
 def _ties(x: np.ndarray, w: np.ndarray) -> _Ties:
-    """Average ranks (1-based, as ``scipy.stats.rankdata``) with weights, by one sort."""
+    """Average ranks (1-based, as ``scipy.stats.rankdata``) with weights, by one sort of the
+    values (not of their broadcast copies)."""
     k = x.shape[-1]
     order = np.argsort(x, axis=-1, kind="stable")
     xs = np.take_along_axis(x, order, axis=-1)
-    ws = np.take_along_axis(w, order, axis=-1)
-    cumulative = np.cumsum(ws, axis=-1)
-    before = cumulative - ws
-    starts = np.ones(x.shape, dtype=bool)
+    starts = np.ones(xs.shape, dtype=bool)
     starts[..., 1:] = xs[..., 1:] != xs[..., :-1]
-    ends = np.ones(x.shape, dtype=bool)
+    ends = np.ones(xs.shape, dtype=bool)
     ends[..., :-1] = starts[..., 1:]
     index = np.arange(k)
     first = np.maximum.accumulate(np.where(starts, index, 0), axis=-1)
     last = np.flip(np.minimum.accumulate(np.flip(np.where(ends, index, k - 1), -1), -1), -1)
-    less = np.take_along_axis(before, first, axis=-1)
+    order, starts, first, last = np.broadcast_arrays(order, starts, first, last, w)[:4]
+    ws = np.take_along_axis(w, order, axis=-1)
+    cumulative = np.cumsum(ws, axis=-1)
+    less = np.take_along_axis(cumulative - ws, first, axis=-1)
     equal = np.take_along_axis(cumulative, last, axis=-1) - less
-    ranks = np.empty_like(x)
+    ranks = np.empty(w.shape)
     np.put_along_axis(ranks, order, less + (equal + 1) / 2, axis=-1)
     groups = (starts & (equal > 0)).sum(axis=-1)
     # Pairs of distinct elements of the expanded sample with equal values: sum over groups of
@@ -103,14 +114,20 @@ def _kendall(
     count: np.ndarray,
     xs: _Ties,
     zs: _Ties,
-    variant: str,
+    tau_c: bool,
 ) -> np.ndarray:
+    if x.ndim > 1 and x.shape[:-1] == (1,) * (x.ndim - 1) == z.shape[:-1]:
+        x, z = x.reshape(-1), z.reshape(-1)
     concordance = np.sign(x[..., :, None] - x[..., None, :])
     concordance *= np.sign(z[..., :, None] - z[..., None, :])
     # Concordant minus discordant pairs: each unordered pair counted once.
-    balance = (np.matmul(w[..., None, :], concordance)[..., 0, :] * w).sum(axis=-1) / 2
+    if concordance.ndim == 2:  # one set of values under many weightings: one product
+        weighted = (w.reshape(-1, w.shape[-1]) @ concordance).reshape(w.shape)
+    else:
+        weighted = np.matmul(w[..., None, :], concordance)[..., 0, :]
+    balance = (weighted * w).sum(axis=-1) / 2
     with np.errstate(invalid="ignore", divide="ignore"):
-        if variant == "c":
+        if tau_c:
             classes = np.minimum(xs.groups, zs.groups)
             return 2 * balance / (count**2 * (classes - 1) / classes)
         total = count * (count - 1) / 2

@@ -92,15 +92,16 @@ def correlate(
     named = isinstance(metric, Mapping)
     metrics = dict(metric) if named else {"": metric}
     human = _matrix(human, "human")
+    if resample is not None:
+        check_resamples(n_resamples)
+        draws = bootstrap_weights(human.shape, resampling(resample), n_resamples, seed)
     results = {}
     for name, scores in metrics.items():
         scores = _matrix(scores, f"metric {name!r}" if named else "metric", human.shape)
         value = float(level_correlation(scores, human, level, method)[0])
         lower = upper = float("nan")
         if resample is not None:
-            samples = bootstrap_samples(
-                scores, human, level, method, resample=resample, n_resamples=n_resamples, seed=seed
-            )
+            samples = _bootstrap(scores, human, level, method, draws)
             lower, upper = percentile_interval(samples, confidence_level)
         results[name] = Correlation(
             value,
@@ -147,17 +148,19 @@ def compare_correlations(
     b = _matrix(metric_b, "metric_b", human.shape)
     if test == "bootstrap":
         observed = _difference(a, b, human, level, method)
-        samples = bootstrap_samples(
-            a, human, level, method, resample=what, n_resamples=n_resamples, seed=seed
-        ) - bootstrap_samples(
-            b, human, level, method, resample=what, n_resamples=n_resamples, seed=seed
+        draws = bootstrap_weights(human.shape, what, n_resamples, seed)
+        samples = _bootstrap(a, human, level, method, draws) - _bootstrap(
+            b, human, level, method, draws
         )
         p_value = bootstrap_p_value(samples, observed, alternative)
     else:
-        a, b, human = (_standardized(x) for x in (a, b, human))
         observed = _difference(a, b, human, level, method)
+        # The test's own statistic is on the standardized matrices, as nlpstats': equal on
+        # paper, though tied system means can round apart (or together) there.
+        a, b, human = (_standardized(x) for x in (a, b, human))
+        standardized = _difference(a, b, human, level, method)
         samples = _permutation_samples(a, b, human, level, method, what, n_resamples, seed)
-        p_value = _share(_reaches(samples, observed, alternative))
+        p_value = _share(_reaches(samples, standardized, alternative))
     return Comparison(float(observed), p_value, level, method, test, what, alternative, n_resamples)
 
 
@@ -180,8 +183,21 @@ def bootstrap_samples(
     check_resamples(n_resamples)
     human = _matrix(human, "human")
     metric = _matrix(metric, "metric", human.shape)
-    rows, cols = bootstrap_weights(human.shape, resampling(resample), n_resamples, seed)
-    block = _block(human.shape, level, method)
+    draws = bootstrap_weights(human.shape, resampling(resample), n_resamples, seed)
+    return _bootstrap(metric, human, level, method, draws)
+
+
+def _bootstrap(
+    metric: np.ndarray,
+    human: np.ndarray,
+    level: str,
+    method: str,
+    draws: tuple[np.ndarray | None, np.ndarray | None],
+) -> np.ndarray:
+    """The correlation of each resample of ``draws`` (:func:`bootstrap_weights`)."""
+    rows, cols = draws
+    n_resamples = len(rows if rows is not None else cols)
+    block = _block(human.shape, level, method, values_vary=level == "system")
     out = np.empty(n_resamples)
     for start in range(0, n_resamples, block):
         part = slice(start, start + block)
@@ -279,7 +295,7 @@ def _permutation_samples(
 ) -> np.ndarray:
     rows, cols = permutation_swaps(human.shape, what, n_resamples, seed)
     m, n = human.shape
-    block = _block(human.shape, level, method)
+    block = _block(human.shape, level, method, values_vary=True)
     out = np.empty(n_resamples)
     for start in range(0, n_resamples, block):
         part = slice(start, min(start + block, n_resamples))
@@ -295,9 +311,7 @@ def _permutation_samples(
     return out
 
 
-def _difference(
-    a: np.ndarray, b: np.ndarray, human: np.ndarray, level: str, method: str
-) -> float:
+def _difference(a: np.ndarray, b: np.ndarray, human: np.ndarray, level: str, method: str) -> float:
     """A's correlation minus B's."""
     first = level_correlation(a, human, level, method)[0]
     return float(first - level_correlation(b, human, level, method)[0])
@@ -325,11 +339,17 @@ def _standardized(scores: np.ndarray) -> np.ndarray:
     return centred / spread if spread > 0 else centred
 
 
-def _block(shape: tuple[int, int], level: str, method: str) -> int:
-    """Resamples per block, so that no temporary array is much larger than ``_BLOCK``."""
+def _block(shape: tuple[int, int], level: str, method: str, values_vary: bool) -> int:
+    """Resamples per block, so that no temporary array is much larger than ``_BLOCK``.
+
+    Kendall's pair counts cost k² per sample when the values differ between resamples (system
+    means, permuted matrices); under a bootstrap of fixed cells only the weights differ.
+    """
     m, n = shape
-    k = {"system": m, "summary": m, "global": m * n}[level]
-    per_sample = (k * k if pairwise(method) else 4 * k) * (n if level == "summary" else 1)
+    k = m * n if level == "global" else m
+    per_sample = k * k if pairwise(method) and values_vary else 4 * k
+    if level == "summary":
+        per_sample *= n
     return max(1, _BLOCK // max(per_sample, m * n))
 
 

@@ -65,9 +65,8 @@ def bootstrap_weights(
 def _counts(indices: np.ndarray | None, k: int) -> np.ndarray | None:
     if indices is None:
         return None
-    counts = np.zeros((len(indices), k))
-    np.add.at(counts, (np.arange(len(indices))[:, None], indices), 1)
-    return counts
+    flat = (np.arange(len(indices))[:, None] * k + indices).ravel()
+    return np.bincount(flat, minlength=len(indices) * k).reshape(len(indices), k).astype(float)
 
 
 def permutation_swaps(

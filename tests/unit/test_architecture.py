@@ -26,6 +26,7 @@ STAGES = {
     "rouge155": 3,
     "rouge2": 3,
     "corpus": 4,
+    "meta": 4,  # correlations with human judgments, on NumPy
     "inputs": 5,  # predictions and references, validated
     "parallel": 5,  # chunks on threads
     "options": 6,  # every option, validated; the signature
