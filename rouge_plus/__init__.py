@@ -5,7 +5,8 @@ the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it 
 and NumPy only when a call needs it (the common measures are scored without it); the Hugging
 Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
 :func:`make_compute_metrics`) and the meta-evaluation (:func:`correlate`,
-:func:`compare_correlations`, :func:`realsumm`) load only when asked for. See docs/ARCHITECTURE.md for the layout.
+:func:`compare_correlations`, :func:`realsumm`) load only when asked for. See
+docs/ARCHITECTURE.md for the layout.
 """
 
 from __future__ import annotations
