@@ -39,15 +39,14 @@ def _draw(
     """One draw per axis resampled per resample, in nlpstats' order (rows, then columns)."""
     state = np.random.RandomState(seed)
     m, n = shape
-    rows, cols = [], []
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
     for _ in range(n_resamples):
         if what != "documents":
             rows.append(draw(state, m))
         if what != "systems":
             cols.append(draw(state, n))
-    rows = np.array(rows) if rows else None
-    cols = np.array(cols) if cols else None
-    return rows, cols
+    return (np.array(rows) if rows else None), (np.array(cols) if cols else None)
 
 
 def bootstrap_weights(
