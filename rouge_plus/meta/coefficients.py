@@ -44,7 +44,8 @@ def coefficient(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str) -> np.
         undefined |= _constant(x, present) | _constant(z, present)
         result = _pearson(xv, zv, w, count)
     else:
-        xs, zs = _ties(x, w), _ties(z, w)
+        ranked = method == "spearman"
+        xs, zs = _ties(x, w, ranked), _ties(z, w, ranked)
         undefined |= (xs.groups < 2) | (zs.groups < 2)
         if method == "spearman":
             result = _pearson(xs.ranks, zs.ranks, w, count)
@@ -64,13 +65,15 @@ class _Ties:
 
     __slots__ = ("groups", "ranks", "tied_pairs")
 
-    def __init__(self, ranks: np.ndarray, groups: np.ndarray, tied_pairs: np.ndarray) -> None:
+    def __init__(
+        self, ranks: np.ndarray | None, groups: np.ndarray, tied_pairs: np.ndarray
+    ) -> None:
         self.ranks, self.groups, self.tied_pairs = ranks, groups, tied_pairs
 
 
-def _ties(x: np.ndarray, w: np.ndarray) -> _Ties:
-    """Average ranks (1-based, as ``scipy.stats.rankdata``) with weights, by one sort of the
-    values (not of their broadcast copies)."""
+def _ties(x: np.ndarray, w: np.ndarray, ranked: bool) -> _Ties:
+    """Average ranks (1-based, as ``scipy.stats.rankdata``; only if ``ranked``) with weights,
+    by one sort of the values (not of their broadcast copies)."""
     k = x.shape[-1]
     order = np.argsort(x, axis=-1, kind="stable")
     xs = np.take_along_axis(x, order, axis=-1)
@@ -86,8 +89,10 @@ def _ties(x: np.ndarray, w: np.ndarray) -> _Ties:
     cumulative = np.cumsum(ws, axis=-1)
     less = np.take_along_axis(cumulative - ws, first, axis=-1)
     equal = np.take_along_axis(cumulative, last, axis=-1) - less
-    ranks = np.empty(w.shape)
-    np.put_along_axis(ranks, order, less + (equal + 1) / 2, axis=-1)
+    ranks = None
+    if ranked:
+        ranks = np.empty(w.shape)
+        np.put_along_axis(ranks, order, less + (equal + 1) / 2, axis=-1)
     groups = (starts & (equal > 0)).sum(axis=-1)
     # Pairs of distinct elements of the expanded sample with equal values: sum over groups of
     # t(t-1)/2, as sum over elements of w * (group weight) minus the elements themselves.
@@ -123,6 +128,9 @@ def _kendall(
     # Concordant minus discordant pairs: each unordered pair counted once.
     if concordance.ndim == 2:  # one set of values under many weightings: one product
         weighted = (w.reshape(-1, w.shape[-1]) @ concordance).reshape(w.shape)
+    elif concordance.ndim == 4 and concordance.shape[0] == 1 and w.ndim == 3:
+        # Columns of fixed values under many weightings: one product per column.
+        weighted = np.matmul(w.transpose(1, 0, 2), concordance[0]).transpose(1, 0, 2)
     else:
         weighted = np.matmul(w[..., None, :], concordance)[..., 0, :]
     balance = (weighted * w).sum(axis=-1) / 2
