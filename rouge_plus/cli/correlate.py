@@ -27,8 +27,10 @@ from ..meta import correlate, matrices
 from ..meta.coefficients import METHODS
 from ..meta.correlation import LEVELS
 from ..meta.resampling import RESAMPLING
+from ..options import RUNTIME, SCORING
 from ..readers import InputError, iter_records, looks_like_jsonl, reference_cell
-from ..scorer import score
+from ..scorer import score_examples
+from .common import add_option_flags, score_options
 
 HELP = "correlate ROUGE scores with human judgments, with bootstrap intervals"
 FORMATS = ("table", "json", "csv")
@@ -50,13 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="columns of precomputed metric scores to correlate as well",
     )
-    scoring = parser.add_argument_group("scoring (as rouge_plus.score)")
-    scoring.add_argument("--rouge-types", nargs="*", default=["rouge1", "rouge2", "rougeL"])
-    scoring.add_argument("--use-stemmer", action="store_true")
-    scoring.add_argument("--profile", default="default", help="default or rouge155")
-    scoring.add_argument("--tokenizer", default=None)
-    scoring.add_argument(
-        "--remove-stopwords", action="store_true", help="remove the built-in English stopwords"
+    add_option_flags(
+        parser, "scoring options (when the rows hold predictions)", (SCORING, RUNTIME)
     )
     stats = parser.add_argument_group("correlation")
     stats.add_argument("--level", nargs="+", choices=LEVELS, default=["system", "summary"])
@@ -113,27 +110,17 @@ def _rows(args: argparse.Namespace) -> list[dict]:
         }
         row.update({name: _number(record[name], where) for name in args.metric_columns})
         rows.append(row)
-    if args.rouge_types:
+    if records and args.prediction_column in records[0][1]:
+        options = score_options(args, args.parser)
         predictions = [str(record[args.prediction_column]) for _, record in records]
         references = [
             reference_cell(record[args.reference_column], where) for where, record in records
         ]
-        scores = score(
-            predictions,
-            references,
-            rouge_types=args.rouge_types,
-            use_stemmer=args.use_stemmer,
-            profile=args.profile,
-            tokenizer=args.tokenizer,
-            remove_stopwords=True if args.remove_stopwords else None,
-            use_aggregator=False,
-            return_precision_recall=True,
-        )
-        for rouge_type in args.rouge_types:
+        columns = score_examples(predictions, references, options).columns()
+        for name in options.type_names:
             for number in _NUMBER:
-                column = scores[f"{rouge_type}_{number}"]
-                for row, value in zip(rows, column, strict=True):
-                    row[f"{rouge_type}_{number}"] = value
+                for row, value in zip(rows, columns[f"{name}_{number}"], strict=True):
+                    row[f"{name}_{number}"] = value
     return rows
 
 

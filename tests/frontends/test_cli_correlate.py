@@ -1,9 +1,7 @@
-"""``rouge-plus correlate``: a file of judgments scored, correlated and printed (called through
-its subcommand protocol: ``add_arguments`` on a fresh parser, then ``run``)."""
+"""``rouge-plus correlate``: a file of judgments scored, correlated and printed."""
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -11,14 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from rouge_plus.cli import correlate as command
+from rouge_plus.cli.main import main
 from rouge_plus.meta import correlate, realsumm
 
 
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser()
-    command.add_arguments(parser)
-    status = command.run(parser.parse_args(argv))
+    status = main(["correlate", *argv])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
