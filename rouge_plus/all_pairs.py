@@ -145,11 +145,12 @@ class _Bounds:
 def _bucket_counts(encoded: Encoded) -> tuple[np.ndarray, np.ndarray]:
     """Per document: which buckets its tokens fall in, and how many of its tokens fall in a
     bucket already used, Σ_B (count_B - 1)⁺ (see :class:`_Bounds`)."""
-    n_docs = len(encoded.documents) - 1
+    ids, sentences, documents = encoded.arrays()
+    n_docs = len(documents) - 1
     vocab = max(encoded.vocab_size, 1)
-    lengths = np.diff(encoded.sentences[encoded.documents])
+    lengths = np.diff(sentences[documents])
     owner = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    ids = encoded.ids[encoded.sentences[encoded.documents[0]] :].astype(np.int64)
+    ids = ids[sentences[documents[0]] :].astype(np.int64)
     frequency = np.bincount(np.unique(owner * vocab + ids) % vocab, minlength=vocab)
     rank = np.empty(vocab, dtype=np.int64)
     rank[np.argsort(-frequency, kind="stable")] = np.arange(vocab)
@@ -188,9 +189,9 @@ class _PairScorer:
 
     def counts(self, preds: np.ndarray, refs: np.ndarray) -> tuple:
         """``(hit, pred_base, ref_base)`` of the pairs ``(preds[k], refs[k])``."""
-        return count_measures([self.measure], self.encoded, preds, refs, self.synonyms)[
-            self.measure
-        ]
+        preds, refs = (np.ascontiguousarray(docs, dtype=np.int64) for docs in (preds, refs))
+        counts = count_measures([self.measure], self.encoded, preds, refs, self.synonyms)
+        return counts[self.measure]
 
     def values(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
         """The statistic of each pair ``(preds[k], refs[k])``, as ``score()`` computes it."""
@@ -374,8 +375,7 @@ def _encode(
     encoded = pipeline.encode(
         texts, by_sentence=measure.uses_sentences, keep_words=measure.synonyms, describe=place
     )
-    tokenless = np.flatnonzero(encoded.tokenized_counts == 0).tolist()
-    warn_wordless(wordless_places(texts, place, tokenless), tokenizer)
+    warn_wordless(wordless_places(texts, place, encoded.tokenless(len(texts))), tokenizer)
     return encoded
 
 

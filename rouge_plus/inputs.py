@@ -9,12 +9,8 @@ from __future__ import annotations
 import itertools
 from array import array
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from .errors import InputError, InputTypeError
-
-if TYPE_CHECKING:
-    import numpy as np
 
 
 class Batch:
@@ -46,13 +42,6 @@ class Batch:
         if self._references is None:
             self._references = [[text] for text in self._one_each]
         return self._references
-
-    @property
-    def pair_owner(self) -> np.ndarray:
-        """Row index of every (prediction, reference) pair, pairs in row order."""
-        import numpy as np
-
-        return np.frombuffer(self.pair_rows(), dtype=np.int64)
 
     @property
     def n_pairs(self) -> int:
@@ -164,9 +153,7 @@ def _reference_row(value: object, row: int) -> list[str]:
         )
     refs = _texts(_as_list(value, f"references[{row}]"), f"references[{row}]")
     if not refs:
-        raise InputError(
-            f"references[{row}] is an empty list; every prediction needs a reference"
-        )
+        raise InputError(f"references[{row}] is an empty list; every prediction needs a reference")
     return refs
 
 

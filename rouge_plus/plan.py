@@ -16,13 +16,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .inputs import Batch
-from .kernels.native import Vocabulary, compiled, count_pairs_buffers
+from .kernels.native import NATIVE, Vocabulary, compiled, count_pairs
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
-from .results import Table, join_tables
-from .scoring.counting import count_texts, count_texts_flat, counts_flat
+from .scoring.counting import count_texts
 from .scoring.multiref import per_row_scores as _per_row_scores
-from .scoring.multiref import reduce_flat, reduce_references, reduces_flat
+from .scoring.multiref import reduce_references, reduces_compiled
+from .scoring.tables import ScoreTable
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
@@ -31,8 +31,7 @@ from .text.stopwords import resolve_stopwords
 from .text.tokenizers import Tokenizer, get_tokenizer
 
 if TYPE_CHECKING:
-    import numpy as np
-
+    from .kernels.spec import KernelSpec
     from .rouge2.pos import Tagger
     from .rouge2.synonyms import Synonyms
 
@@ -95,27 +94,26 @@ class ScoringPlan:
             self._signature = self.options.signature(synonyms_name, self._tagger_name)
         return self._signature
 
-    @property
-    def flat(self) -> bool:
-        """Whether the compiled kernels count and reduce every measure without NumPy."""
-        options = self.options
-        return counts_flat(options.rouge_types, self.pipeline) and reduces_flat(
-            options.multi_ref, options.rouge155
-        )
-
-    def _compiled_pair_specs(self) -> list[tuple] | None:
-        """The packed kernel specs of :meth:`pair_tables`' direct path, or None where a pair
-        takes the general path (stemming without the compiled remap, NumPy measures...)."""
-        pipeline, measures = self.pipeline, self.options.rouge_types
+    def _compiled_pair_specs(self) -> list[KernelSpec] | None:
+        """The kernel specs of :meth:`pair_tables`' direct path, or None where a pair takes the
+        general path (NumPy measures or reduction, stopwords, stemming without the compiled
+        remap...)."""
+        options, pipeline = self.options, self.pipeline
+        measures = options.rouge_types
         by_sentence = any(measure.uses_sentences for measure in measures)
         if (
-            not self.flat
+            not NATIVE
+            or not all(measure.counted_by_kernels_alone for measure in measures)
+            or not reduces_compiled(options.multi_ref, measures, options.rouge155)
+            or pipeline.stopwords is not None
+            or pipeline.limit_sentences is not None
+            or (pipeline.stem is not None and _stemmers is None)
             or not pipeline.tokenizer.native_when
             or pipeline.limit_text is not None
             or (by_sentence and not (pipeline.split_sentences.by_lines and pipeline.sentence_safe))
         ):
             return None
-        return [measure.kernel_spec().packed() for measure in self.options.rouge_types]
+        return [measure.kernel_spec() for measure in measures]
 
     def check_language(self, references: list[str]) -> None:
         """The English stemmer on text that is clearly not English: say which option fixes it."""
@@ -131,7 +129,7 @@ class ScoringPlan:
                 "tokenize and split sentences in their language"
             )
 
-    def score_rows(self, batch: Batch, first_row: int = 0) -> dict[str, Table]:
+    def score_rows(self, batch: Batch, first_row: int = 0) -> dict[str, ScoreTable]:
         """Per-row scores of ``batch`` (rows ``first_row ..`` of the input), in chunks of at
         most ``CHUNK_ROWS`` rows, on ``options.num_proc`` threads; warns once about texts
         without tokens.
@@ -142,16 +140,17 @@ class ScoringPlan:
         num_proc = self.options.num_proc
         workers = default_workers() if num_proc is None else num_proc
         size = _chunk_rows(len(batch), workers)
-        score = self._score_chunk_flat if self.flat else self._score_chunk
 
-        def score_chunk(start: int) -> tuple[dict[str, Table], list[str]]:
-            return score(batch.rows(start, start + size), first_row + start)
+        def score_rows(start: int) -> tuple[dict[str, ScoreTable], list[str]]:
+            return self.score_chunk(batch.rows(start, start + size), first_row + start)
 
-        results = map_in_workers(score_chunk, range(0, len(batch), size), workers)
+        results = map_in_workers(score_rows, range(0, len(batch), size), workers)
         warn_wordless([place for _, places in results for place in places], self.options.tokenizer)
         if len(results) == 1:
             return results[0][0]
-        return {name: join_tables([scores[name] for scores, _ in results]) for name in self.names}
+        return {
+            name: ScoreTable.join([scores[name] for scores, _ in results]) for name in self.names
+        }
 
     def pair_tables(self, prediction: str, reference: str) -> list[bytearray] | None:
         """The one-row table of each measure for one pair, with the kernels called directly
@@ -175,60 +174,39 @@ class ScoringPlan:
         if stem is not None:
             table, vocab_size = _stemmers.number_stems(list(map(stem, vocabulary.words())))
             ids = _stemmers.remap_ids(ids, table)
-        counts = count_pairs_buffers(ids, sentences, documents, *_PAIR_DOCS, specs, vocab_size)
+        counts = count_pairs(ids, sentences, documents, *_PAIR_DOCS, specs, vocab_size)
         return _per_row_scores(counts, len(specs), None, 1, *self._fmeasure)
 
-    def _score_chunk_flat(
-        self, batch: Batch, first_row: int
-    ) -> tuple[dict[str, bytearray], list[str]]:
-        """:meth:`_score_chunk` without NumPy, for the measures, pipeline and reduction of
-        references that the compiled code covers (the common case): per-row tables as
-        bytearrays."""
-        texts = batch.texts
-        place = batch.text_place(first_row)
-        single = len(texts) == 2 * len(batch)  # one reference per row
-        pair_rows = batch.pair_rows()
-        measures = self.options.rouge_types
-        counts, tokenless = count_texts_flat(
-            measures, texts, pair_rows, self.pipeline, describe=place
-        )
-        tables = reduce_flat(
-            counts, len(measures), None if single else pair_rows, len(batch), self.options.fmeasure
-        )
-        scores = dict(zip(self.names, tables, strict=True))
-        return scores, wordless_places(texts, place, tokenless)
+    def score_chunk(self, batch: Batch, first_row: int) -> tuple[dict[str, ScoreTable], list[str]]:
+        """Per-row scores of one chunk (rows ``first_row ..`` of the input), and where its
+        texts without tokens are.
 
-    def _score_chunk(self, batch: Batch, first_row: int) -> tuple[dict[str, np.ndarray], list[str]]:
-        """Per-row scores of one chunk, and where its texts without tokens are."""
-        import numpy as np
-
+        The common call (the measures the compiled kernels count, references reduced by
+        "best", no stopwords, the extensions built) passes buffers from the compiled vocabulary
+        to the compiled kernels and the compiled reduction, and imports no NumPy.
+        """
         options = self.options
-        n_rows = len(batch)
         texts = batch.texts
-        owner = batch.pair_owner
+        pair_rows = batch.pair_rows()
         place = batch.text_place(first_row)
         counts, tokenless = count_texts(
             options.rouge_types,
             texts,
-            owner,
-            np.arange(n_rows, n_rows + len(owner), dtype=np.int64),
+            pair_rows,
             self.pipeline,
             synonyms=self.synonyms,
             topic_words=self.topic_words,
             describe=place,
         )
-        scores = {
-            measure.name: reduce_references(
-                options.multi_ref,
-                counts[measure],
-                owner,
-                n_rows,
-                measure,
-                options.fmeasure,
-                round5_values=options.rouge155,
-            )
-            for measure in options.rouge_types
-        }
+        tables = reduce_references(
+            options.multi_ref,
+            counts,
+            pair_rows,
+            len(batch),
+            options.fmeasure,
+            round5_values=options.rouge155,
+        )
+        scores = dict(zip(self.names, tables, strict=True))
         return scores, wordless_places(texts, place, tokenless)
 
 

@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
-from .corpus.aggregation import Interval, bootstrap_interval, mean_scores, rouge155_interval
-from .kernels.native import compiled
+from .corpus.aggregation import Interval, bootstrap_interval, rouge155_interval
 from .options import ScoreOptions
+from .scoring.tables import ScoreTable
 
 if TYPE_CHECKING:
     import numpy as np
 
 # The columns of every per-example score array, in order.
 SCORE_COLUMNS = ("precision", "recall", "fmeasure")
-
-# A per-example table: an (n, 3) NumPy array, or the same float64 values row by row in a
-# bytearray (what the NumPy-free lane of the scorer produces).
-Table = Union["np.ndarray", bytearray]
-
-# Column means of a row-major table without NumPy (scoring/_scores.c).
-_compiled = compiled("scoring._scores")
-_column_means = _compiled and _compiled.column_means
 
 
 class ExampleScores:
@@ -31,15 +23,24 @@ class ExampleScores:
     Per-example scores do not depend on which other rows were scored with them, so the scores
     of chunks joined with :meth:`concatenate` equal those of one call over every row.
 
-    The tables may arrive as bytearrays of float64 rows; :attr:`scores` turns them into NumPy
+    The scores are kept as :class:`~rouge_plus.scoring.tables.ScoreTable` buffers (``scores``
+    may give tables, arrays, or bytearrays of float64 rows); :attr:`scores` views them as NumPy
     arrays on first use (sharing their memory), while :meth:`aggregate` (mean),
     :meth:`per_example` and :meth:`columns` read them without importing NumPy.
     """
 
     __slots__ = ("_arrays", "_tables", "options", "signature")
 
-    def __init__(self, scores: Mapping[str, Table], options: ScoreOptions, signature: str):
-        self._tables = dict(scores)
+    def __init__(
+        self,
+        scores: Mapping[str, ScoreTable | np.ndarray | bytearray],
+        options: ScoreOptions,
+        signature: str,
+    ):
+        self._tables = {
+            name: table if isinstance(table, ScoreTable) else ScoreTable.of(table)
+            for name, table in scores.items()
+        }
         self._arrays: dict[str, np.ndarray] | None = None
         self.options = options
         self.signature = signature
@@ -48,11 +49,11 @@ class ExampleScores:
     def scores(self) -> dict[str, np.ndarray]:
         """Per ROUGE type, the ``(n, 3)`` float64 array of precision, recall and F."""
         if self._arrays is None:
-            self._arrays = {name: _as_array(table) for name, table in self._tables.items()}
+            self._arrays = {name: table.array() for name, table in self._tables.items()}
         return self._arrays
 
     def __len__(self) -> int:
-        return _rows(next(iter(self._tables.values())))
+        return len(next(iter(self._tables.values())))
 
     def __repr__(self) -> str:
         return (
@@ -77,7 +78,7 @@ class ExampleScores:
             return {
                 key: float(value)
                 for name, table in self._tables.items()
-                for key, value in _flat_keys(name, _column_mean(table), with_pr).items()
+                for key, value in _flat_keys(name, table.means(), with_pr).items()
             }
         result: dict[str, float] = {}
         for name, values in self.scores.items():
@@ -92,17 +93,17 @@ class ExampleScores:
         with_pr = (options or self.options).return_precision_recall
         result: dict[str, list[float]] = {}
         for name, table in self._tables.items():
-            result[name] = _column(table, 2)
+            result[name] = table.column(2)
             if with_pr:
                 result.update(
-                    {f"{name}_{col}": _column(table, i) for i, col in enumerate(SCORE_COLUMNS)}
+                    {f"{name}_{col}": table.column(i) for i, col in enumerate(SCORE_COLUMNS)}
                 )
         return result
 
     def columns(self) -> dict[str, list[float]]:
         """Every ``<type>_precision``/``_recall``/``_fmeasure`` column as Python floats."""
         return {
-            f"{name}_{column}": _column(table, i)
+            f"{name}_{column}": table.column(i)
             for name, table in self._tables.items()
             for i, column in enumerate(SCORE_COLUMNS)
         }
@@ -116,7 +117,7 @@ class ExampleScores:
         if len(parts) == 1:
             return first
         scores = {
-            name: join_tables([part._tables[name] for part in parts]) for name in first._tables
+            name: ScoreTable.join([part._tables[name] for part in parts]) for name in first._tables
         }
         return cls(scores, first.options, first.signature)
 
@@ -140,48 +141,6 @@ class ExampleScores:
 def score_column_names(options: ScoreOptions) -> list[str]:
     """Names of the per-example columns, e.g. ``rouge1_precision``, in :meth:`columns` order."""
     return [f"{name}_{column}" for name in options.type_names for column in SCORE_COLUMNS]
-
-
-def _rows(table: Table) -> int:
-    return len(table) // 24 if isinstance(table, bytearray) else len(table)
-
-
-def _as_array(table: Table) -> np.ndarray:
-    import numpy as np
-
-    if isinstance(table, bytearray):
-        return np.frombuffer(table, dtype=np.float64).reshape(-1, 3)
-    return table
-
-
-def _column(table: Table, i: int) -> list[float]:
-    """Column ``i`` of a table as Python floats."""
-    if isinstance(table, bytearray):
-        return memoryview(table).cast("d")[i::3].tolist()
-    return table[:, i].tolist()
-
-
-def _column_mean(table: Table) -> Sequence[float]:
-    """The mean of each column: NumPy's ``mean(axis=0)``, or the same sums without NumPy."""
-    if not isinstance(table, bytearray):
-        return mean_scores(table)
-    if _column_means is not None:
-        return _column_means(table)
-    values = memoryview(table).cast("d")
-    sums = [0.0, 0.0, 0.0]
-    for row in range(len(values) // 3):  # row by row, as NumPy sums a C-ordered array
-        for column in range(3):
-            sums[column] += values[3 * row + column]
-    return [total / (len(values) // 3) for total in sums]
-
-
-def join_tables(tables: list[Table]) -> Table:
-    """The rows of ``tables`` in order, in one table."""
-    if all(isinstance(table, bytearray) for table in tables):
-        return bytearray().join(tables)
-    import numpy as np
-
-    return np.concatenate([_as_array(table) for table in tables])
 
 
 def _flat_keys(name: str, values: Sequence[float], with_pr: bool, suffix: str = "") -> dict:

@@ -28,11 +28,6 @@ class Interval:
         self.low, self.mid, self.high = low, mid, high
 
 
-def mean_scores(scores: np.ndarray) -> np.ndarray:
-    """Column means of an ``(n, 3)`` score array."""
-    return scores.mean(axis=0)
-
-
 def bootstrap_means(scores: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
     """``(n_resamples, 3)`` means of rows resampled with replacement."""
     import numpy as np

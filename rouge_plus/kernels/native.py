@@ -3,8 +3,8 @@
 The choice is made once, for every kernel at once. Set ``ROUGE_PLUS_PURE_PYTHON=1`` to use the
 Python code even when the extension is present (the tests run both and require identical
 results); :func:`compiled` applies the same switch to the other compiled modules (stemmers,
-scores, tagger). NumPy is imported by :func:`count_pairs` only: the compiled kernels read and
-return plain buffers (``count_pairs_buffers``), which the NumPy-free lane of the scorer uses.
+scores, tagger). :func:`count_pairs` reads and returns buffers: the compiled kernels need no
+NumPy.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     import numpy as np
+
+    Buffer = bytes | bytearray | memoryview | np.ndarray
 
 
 def compiled(module: str) -> ModuleType | None:
@@ -38,8 +40,7 @@ NATIVE = _native is not None
 
 if NATIVE:
     Vocabulary = _native.Vocabulary
-    # count_pairs on buffers: int32/int64 buffers in, bytes of float64 out (see _native.c).
-    count_pairs_buffers = _count_pairs = _native.count_pairs
+    _count_pairs = _native.count_pairs
     _native_codes = {name: getattr(_native, f"KIND_{name}", None) for name in Kernel.__members__}
     if _native_codes != {kernel.name: kernel.value for kernel in Kernel}:  # pragma: no cover
         raise ImportError(f"rouge_plus: the compiled kernels disagree on codes: {_native_codes}")
@@ -47,31 +48,21 @@ else:
     from .python import PythonVocabulary, count_pairs_python
 
     Vocabulary = PythonVocabulary  # type: ignore[misc,assignment]
-    count_pairs_buffers = None
     _count_pairs = count_pairs_python
 
 
 def count_pairs(
-    ids: np.ndarray,
-    sentences: np.ndarray,
-    documents: np.ndarray,
-    pred_docs: np.ndarray,
-    ref_docs: np.ndarray,
+    ids: Buffer,
+    sentences: Buffer,
+    documents: Buffer,
+    pred_docs: Buffer,
+    ref_docs: Buffer,
     specs: Sequence[KernelSpec],
     vocab_size: int,
-) -> np.ndarray:
-    """``(len(specs), 3, n_pairs)`` float64: hit, pred_base and ref_base of every pair."""
-    import numpy as np
-
-    raw = _count_pairs(
-        np.ascontiguousarray(ids, dtype=np.int32),
-        np.ascontiguousarray(sentences, dtype=np.int64),
-        np.ascontiguousarray(documents, dtype=np.int64),
-        np.ascontiguousarray(pred_docs, dtype=np.int64),
-        np.ascontiguousarray(ref_docs, dtype=np.int64),
-        [spec.packed() for spec in specs],
-        vocab_size,
-    )
-    if isinstance(raw, np.ndarray):
-        return raw
-    return np.frombuffer(raw, dtype=np.float64).reshape(len(specs), 3, len(pred_docs))
+) -> Buffer:
+    """Hit, pred_base and ref_base of every pair ``(pred_docs[k], ref_docs[k])`` under each of
+    ``specs``: float64 shaped ``(len(specs), 3, n_pairs)``, as bytes from the compiled kernels
+    or a NumPy array from their twins. ``ids`` is a C-contiguous buffer of int32, the others of
+    int64 (bytes, ``array``, NumPy arrays)."""
+    packed = [spec.packed() for spec in specs]
+    return _count_pairs(ids, sentences, documents, pred_docs, ref_docs, packed, vocab_size)

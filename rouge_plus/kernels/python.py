@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 from . import skip_bigram, weighted_lcs
 from .lcs import lcs_length, summary_lcs_hits
 from .ngram import clipped_overlap, ngram_counts
-from .spec import ASCII_WORD, Kernel, KernelSpec, unpack
+from .spec import ASCII_WORD, Kernel, KernelSpec, int_list, unpack
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .native import Buffer
 
 __all__ = ["ASCII_WORD", "PythonVocabulary", "count_pairs_python"]
 
@@ -66,10 +68,10 @@ class PythonVocabulary:
 class _Documents:
     """The flat arrays of encoded documents, read back as Python lists (n-grams cached)."""
 
-    def __init__(self, ids: np.ndarray, sentences: np.ndarray, documents: np.ndarray) -> None:
-        self._flat = ids.tolist()
-        self._bounds = sentences.tolist()
-        self._doc_bounds = documents.tolist()
+    def __init__(self, ids: Buffer, sentences: Buffer, documents: Buffer) -> None:
+        self._flat = int_list(ids, "i")
+        self._bounds = int_list(sentences, "q")
+        self._doc_bounds = int_list(documents, "q")
         self._grams: dict[tuple[int, int], Counter] = {}
 
     def sentences(self, doc: int) -> list[list[int]]:
@@ -87,11 +89,11 @@ class _Documents:
 
 
 def count_pairs_python(
-    ids: np.ndarray,
-    sentences: np.ndarray,
-    documents: np.ndarray,
-    pred_docs: np.ndarray,
-    ref_docs: np.ndarray,
+    ids: Buffer,
+    sentences: Buffer,
+    documents: Buffer,
+    pred_docs: Buffer,
+    ref_docs: Buffer,
     measures: Sequence[tuple[int, int, float]],
     vocab_size: int,
 ) -> np.ndarray:
@@ -101,8 +103,9 @@ def count_pairs_python(
     del vocab_size  # the C kernel sizes its scratch tables with it
     docs = _Documents(ids, sentences, documents)
     specs = [unpack(packed) for packed in measures]
-    out = np.zeros((len(measures), 3, len(pred_docs)))
-    for k, (p, r) in enumerate(zip(pred_docs.tolist(), ref_docs.tolist(), strict=True)):
+    preds, refs = int_list(pred_docs, "q"), int_list(ref_docs, "q")
+    out = np.zeros((len(measures), 3, len(preds)))
+    for k, (p, r) in enumerate(zip(preds, refs, strict=True)):
         pred, ref = docs.tokens(p), docs.tokens(r)
         for m, spec in enumerate(specs):
             if spec.kernel == Kernel.NGRAM:
@@ -122,11 +125,11 @@ def count_pairs_python(
 
 
 def count_pairs_clipped(
-    ids: np.ndarray,
-    sentences: np.ndarray,
-    documents: np.ndarray,
-    pairs: tuple[np.ndarray, np.ndarray],
-    clip_pairs: tuple[np.ndarray, np.ndarray],
+    ids: Buffer,
+    sentences: Buffer,
+    documents: Buffer,
+    pairs: tuple[Buffer, Buffer],
+    clip_pairs: tuple[Buffer, Buffer],
     measures: Sequence[tuple[int, int, float]],
 ) -> np.ndarray:
     """Like :func:`count_pairs_python` for the sentence-level kernels (summary-level and
@@ -141,9 +144,9 @@ def count_pairs_clipped(
 
     docs = _Documents(ids, sentences, documents)
     specs = [unpack(packed) for packed in measures]
-    out = np.zeros((len(measures), 3, len(pairs[0])))
-    rows = zip(*(side.tolist() for side in (*pairs, *clip_pairs)), strict=True)
-    for k, (p, r, clip_p, clip_r) in enumerate(rows):
+    sides = [int_list(side, "q") for side in (*pairs, *clip_pairs)]
+    out = np.zeros((len(measures), 3, len(sides[0])))
+    for k, (p, r, clip_p, clip_r) in enumerate(zip(*sides, strict=True)):
         for m, spec in enumerate(specs):
             out[m, :, k] = _sentence_counts(spec, docs, (p, r), (clip_p, clip_r))
     return out

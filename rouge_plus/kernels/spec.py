@@ -2,7 +2,8 @@
 
 The compiled kernel (``_native.c``) and its pure-Python twin (``python.py``) take a measure as a
 packed ``(code, n, x)`` tuple; this module is the only place that knows how the fields are
-packed, and ``native.py`` checks at import that the C module's codes are the ones below.
+packed, and ``native.py`` checks at import that the C module's codes are the ones below. Texts
+reach the kernels as buffers of int32 token ids and int64 offsets (see :func:`int_list`).
 """
 
 from __future__ import annotations
@@ -52,3 +53,9 @@ def unpack(packed: tuple[int, int, float]) -> KernelSpec:
     if kernel == Kernel.SKIP_BIGRAM:
         return KernelSpec(kernel, max_gap=None if n < 0 else n, unigrams=x == 1.0)
     return KernelSpec(kernel, n=n, weight=x)
+
+
+def int_list(values: object, code: str) -> list[int]:
+    """The integers of a C-contiguous buffer of int32 (``code`` ``"i"``) or int64 (``"q"``):
+    bytes as the vocabulary returns them, an ``array``, a NumPy array."""
+    return memoryview(values).cast("B").cast(code).tolist()

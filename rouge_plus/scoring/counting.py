@@ -1,9 +1,11 @@
 """Counts for every (prediction, reference) pair and every ROUGE type.
 
-For each measure this produces three arrays over the pairs — ``hit``, ``pred_base``,
-``ref_base`` — from which precision and recall follow (``hit / pred_base``, ``hit / ref_base``),
-and which add up over references for pooled scoring (each measure's ``precision_recall`` turns
-them into scores).
+For each measure this produces three rows over the pairs — ``hit``, ``pred_base``, ``ref_base``
+— from which precision and recall follow (``hit / pred_base``, ``hit / ref_base``), and which add
+up over references for pooled scoring (each measure's ``precision_recall`` turns them into
+scores). All measures' rows are one float64 buffer, a :class:`PairCounts`: the compiled kernels
+write it and the compiled reduction reads it without NumPy; the other stages view it as NumPy
+arrays.
 """
 
 from __future__ import annotations
@@ -14,21 +16,20 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..kernels.native import compiled, count_pairs, count_pairs_buffers
+from ..kernels.native import compiled, count_pairs
+from ..kernels.spec import int_list
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..kernels.native import Buffer
+
 Counts = tuple["np.ndarray", "np.ndarray", "np.ndarray"]
 
 # The synonym matching of unigrams, compiled (_synonyms.c); None without the extension.
 _compiled_synonyms = compiled("scoring._synonyms")
-
-# The kinds of measure the compiled kernels count alone, whose precision and recall are
-# hit / base: what count_texts_flat takes.
-FLAT_KINDS = frozenset({"ngram", "lcs", "summary_lcs", "skip_bigram"})
 
 
 class SynonymMatcher(Protocol):
@@ -43,56 +44,110 @@ class SynonymMatcher(Protocol):
     def match(self, a: str, b: str) -> bool: ...
 
 
+class PairCounts:
+    """``hit``, ``pred_base`` and ``ref_base`` of every pair under each of ``measures``: one
+    C-contiguous float64 buffer shaped ``(len(measures), 3, n_pairs)`` (bytes from the compiled
+    kernels, a NumPy array otherwise). ``counts[measure]`` views one measure's three rows as
+    NumPy arrays."""
+
+    __slots__ = ("buffer", "measures", "n_pairs")
+
+    def __init__(self, measures: Sequence[Measure], buffer: Buffer, n_pairs: int) -> None:
+        self.measures = tuple(measures)
+        self.buffer = buffer
+        self.n_pairs = n_pairs
+
+    def __getitem__(self, measure: Measure) -> Counts:
+        import numpy as np
+
+        shape = (len(self.measures), 3, self.n_pairs)
+        rows = np.frombuffer(self.buffer, dtype=np.float64).reshape(shape)
+        hit, pred_base, ref_base = rows[self.measures.index(measure)]
+        return hit, pred_base, ref_base
+
+    def _block(self, measure: Measure) -> memoryview:
+        """The bytes of one measure's counts."""
+        size = 3 * 8 * self.n_pairs
+        start = self.measures.index(measure) * size
+        return memoryview(self.buffer).cast("B")[start : start + size]
+
+    @classmethod
+    def gather(cls, measures: Sequence[Measure], parts: Sequence[PairCounts]) -> PairCounts:
+        """The counts of ``measures``, in that order, from ``parts`` (counts of the same pairs
+        whose measures, together, are ``measures``)."""
+        if len(parts) == 1 and parts[0].measures == tuple(measures):
+            return parts[0]
+        part_of = {measure: part for part in parts for measure in part.measures}
+        buffer = b"".join(part_of[measure]._block(measure) for measure in measures)
+        return cls(measures, buffer, parts[0].n_pairs)
+
+
 def count_texts(
     measures: Sequence[Measure],
     texts: list[str],
-    pred_docs: np.ndarray,
-    ref_docs: np.ndarray,
+    pair_rows: array,
     pipeline: TextPipeline,
     *,
     synonyms: SynonymMatcher | None = None,
     topic_words: Callable[[list[str]], list[list[str] | str]] | None = None,
     describe: Callable[[int], str] = str,
-) -> tuple[dict[Measure, Counts], list[int]]:
-    """Encode ``texts`` as each measure needs them and count every pair ``(pred_docs[k],
-    ref_docs[k])``; also the indexes of the texts without any token (for the no-tokens
-    warning).
+) -> tuple[PairCounts, list[int]]:
+    """Encode ``texts`` as each measure needs them and count every (prediction, reference)
+    pair; also the indexes of the texts without any token (for the no-tokens warning).
 
-    Measures over sentences and measures over whole texts share one encoding when the pipeline
-    allows it; topic measures count the topic words that ``topic_words`` picks from sentences.
+    ``texts`` are the predictions, then the reference of every pair, in pair order;
+    ``pair_rows`` (int64) is the row, hence the prediction, of each pair. Measures over
+    sentences and measures over whole texts share one encoding when the pipeline allows it;
+    topic measures count the topic words that ``topic_words`` picks from sentences.
     ``describe`` names text ``i`` in errors raised while tokenizing it.
     """
-    import numpy as np
-
-    # Each distinct text is read once (references repeat when several systems are scored).
-    distinct = list(dict.fromkeys(texts))
-    if len(distinct) < len(texts):
-        number = {text: i for i, text in enumerate(distinct)}
-        document = np.fromiter(map(number.__getitem__, texts), np.int64, len(texts))
-        counts, tokenless = count_texts(
-            measures,
-            distinct,
-            document[pred_docs],
-            document[ref_docs],
-            pipeline,
-            synonyms=synonyms,
-            topic_words=topic_words,
-            describe=_describe_distinct(describe, texts, distinct),
+    n_pairs = len(pair_rows)
+    n_rows = len(texts) - n_pairs
+    # Each distinct reference is read once: references repeat when several systems are scored.
+    references = texts[n_rows:]
+    distinct = list(dict.fromkeys(references))
+    if len(distinct) == n_pairs:
+        ref_docs = array("q", range(n_rows, n_rows + n_pairs))
+        return _count_documents(
+            measures, texts, pair_rows, ref_docs, pipeline, synonyms, topic_words, describe
         )
-        return counts, _tokenless_among(texts, distinct, tokenless)
-    regular = [m for m in measures if m.kind != "topic"]
+    number = dict(zip(distinct, range(n_rows, n_rows + len(distinct)), strict=True))
+    ref_docs = array("q", map(number.__getitem__, references))
+    read = texts[:n_rows] + distinct
+    counts, tokenless = _count_documents(
+        measures,
+        read,
+        pair_rows,
+        ref_docs,
+        pipeline,
+        synonyms,
+        topic_words,
+        _describe_distinct(describe, texts, read),
+    )
+    return counts, _tokenless_among(texts, read, tokenless)
+
+
+def _count_documents(
+    measures: Sequence[Measure],
+    texts: list[str],
+    pred_docs: array,
+    ref_docs: array,
+    pipeline: TextPipeline,
+    synonyms: SynonymMatcher | None,
+    topic_words: Callable[[list[str]], list[list[str] | str]] | None,
+    describe: Callable[[int], str],
+) -> tuple[PairCounts, list[int]]:
+    """:func:`count_texts` of the pairs ``(pred_docs[k], ref_docs[k])`` of ``texts``."""
+    regular = [m for m in measures if not m.is_topic]
     by_sentence = [m for m in regular if m.uses_sentences]
     whole = [m for m in regular if not m.uses_sentences]
     # Sentences read under their own limit are clipped by the counts of the whole texts.
     clipped = bool(by_sentence) and pipeline.limit_sentences is not None
     separate = clipped or bool(by_sentence and whole and not pipeline.sentence_safe)
-    counts: dict[Measure, Counts] = {}
+    topic_args = (texts, pred_docs, ref_docs, pipeline, synonyms, topic_words)
     if not regular:  # topic measures alone: no encoding of the whole texts
         tokenless = pipeline.tokenless(texts, describe=describe)
-        counts.update(
-            _count_topics(measures, texts, pred_docs, ref_docs, pipeline, synonyms, topic_words)
-        )
-        return counts, tokenless
+        return PairCounts.gather(measures, _count_topics(measures, *topic_args)), tokenless
     encoded = pipeline.encode(
         texts,
         by_sentence=bool(by_sentence),
@@ -100,10 +155,13 @@ def count_texts(
         keep_words=any(m.synonyms for m in regular),
         describe=describe,
     )
-    if separate:
-        shift = len(texts)
-        counts = count_measures(whole, encoded, pred_docs, ref_docs, synonyms)
-        sentence_pairs = (pred_docs + shift, ref_docs + shift)
+    if not separate:
+        parts = [count_measures(regular, encoded, pred_docs, ref_docs, synonyms)]
+    else:
+        # The texts by sentence are documents n .. 2n - 1 (see TextPipeline.encode).
+        shift = len(texts).__add__
+        sentence_pairs = [array("q", map(shift, docs)) for docs in (pred_docs, ref_docs)]
+        parts = [count_measures(whole, encoded, pred_docs, ref_docs, synonyms)] if whole else []
         if clipped:
             from ..kernels.python import count_pairs_clipped
 
@@ -115,157 +173,87 @@ def count_texts(
                 (pred_docs, ref_docs),
                 [m.kernel_spec().packed() for m in by_sentence],
             )
-            counts.update({m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(by_sentence)})
+            parts.append(PairCounts(by_sentence, raw, len(pred_docs)))
         else:
-            counts.update(count_measures(by_sentence, encoded, *sentence_pairs, synonyms))
-    else:
-        counts = count_measures(regular, encoded, pred_docs, ref_docs, synonyms)
-    counts.update(
-        _count_topics(measures, texts, pred_docs, ref_docs, pipeline, synonyms, topic_words)
-    )
-    return counts, np.flatnonzero(encoded.tokenized_counts[: len(texts)] == 0).tolist()
+            parts.append(count_measures(by_sentence, encoded, *sentence_pairs, synonyms))
+    parts += _count_topics(measures, *topic_args)
+    return PairCounts.gather(measures, parts), encoded.tokenless(len(texts))
 
 
 def _count_topics(
     measures: Sequence[Measure],
     texts: list[str],
-    pred_docs: np.ndarray,
-    ref_docs: np.ndarray,
+    pred_docs: array,
+    ref_docs: array,
     pipeline: TextPipeline,
     synonyms: SynonymMatcher | None,
     topic_words: Callable[[list[str]], list[list[str] | str]] | None,
-) -> dict[Measure, Counts]:
-    """The counts of the topic measures among ``measures``."""
-
-    topic = [m for m in measures if m.kind == "topic"]
+) -> list[PairCounts]:
+    """The counts of the topic measures among ``measures`` (none when there are none)."""
+    topic = [m for m in measures if m.is_topic]
     if not topic:
-        return {}
+        return []
     if topic_words is None:
         raise ValueError("topic measures need a topic_words function")
-    pred_topics, ref_topics = pred_docs, ref_docs  # the texts are distinct (see count_texts)
     topics = pipeline.encode_topics(texts, topic_words, keep_words=any(m.synonyms for m in topic))
     plain = [m for m in topic if not m.unique]
     unique = [m for m in topic if m.unique]
-    counts = count_measures(plain, topics, pred_topics, ref_topics, synonyms)
+    counts = []
+    if plain:
+        counts.append(count_measures(plain, topics, pred_docs, ref_docs, synonyms))
     if unique:
         distinct = topics.unique_per_document()
-        counts.update(count_measures(unique, distinct, pred_topics, ref_topics, synonyms))
+        counts.append(count_measures(unique, distinct, pred_docs, ref_docs, synonyms))
     return counts
 
 
-def counts_flat(measures: Sequence[Measure], pipeline: TextPipeline) -> bool:
-    """Whether :func:`count_texts_flat` can count ``measures`` with ``pipeline``."""
-    return (
-        count_pairs_buffers is not None
-        and pipeline.encodes_flat
-        and all(m.kind in FLAT_KINDS and not m.synonyms for m in measures)
-    )
-
-
 def _describe_distinct(
-    describe: Callable[[int], str], texts: list[str], distinct: list[str]
+    describe: Callable[[int], str], texts: list[str], read: list[str]
 ) -> Callable[[int], str]:
-    """``describe`` for the texts numbered in ``distinct``: the place of each one's first copy."""
-    return lambda i: describe(texts.index(distinct[i]))
+    """``describe`` for the texts numbered in ``read``: the place of each one's first copy."""
+    return lambda i: describe(texts.index(read[i]))
 
 
-def _tokenless_among(texts: list[str], distinct: list[str], tokenless: list[int]) -> list[int]:
-    """The indexes among ``texts`` of the texts equal to one of ``distinct`` without a token
-    (``tokenless``: indexes among ``distinct``)."""
+def _tokenless_among(texts: list[str], read: list[str], tokenless: list[int]) -> list[int]:
+    """The indexes among ``texts`` of the texts equal to one of ``read`` without a token
+    (``tokenless``: indexes among ``read``)."""
     if not tokenless:
         return []
-    empty = {distinct[i] for i in tokenless}
+    empty = {read[i] for i in tokenless}
     return [i for i, text in enumerate(texts) if text in empty]
-
-
-def count_texts_flat(
-    measures: Sequence[Measure],
-    texts: list[str],
-    pair_rows: array,
-    pipeline: TextPipeline,
-    *,
-    describe: Callable[[int], str] = str,
-) -> tuple[bytes, list[int]]:
-    """:func:`count_texts` without NumPy, where :func:`counts_flat` allows it.
-
-    ``texts`` are the predictions, then the references of every pair, in pair order;
-    ``pair_rows`` (int64) is the row, hence the prediction, of each pair. Returns the counts as
-    bytes of float64 shaped ``(len(measures), 3, n_pairs)`` (hit, pred_base, ref_base), and
-    the indexes of the texts without tokens.
-    """
-    n_pairs = len(pair_rows)
-    n_rows = len(texts) - n_pairs
-    by_sentence = [m for m in measures if m.uses_sentences]
-    whole = [m for m in measures if not m.uses_sentences]
-    separate = bool(by_sentence and whole and not pipeline.sentence_safe)
-    # Each distinct reference is encoded once: references repeat when several systems are
-    # scored against them.
-    references = texts[n_rows:]
-    distinct = list(dict.fromkeys(references))
-    pred_docs = pair_rows
-    if len(distinct) < len(references):
-        number = {text: n_rows + i for i, text in enumerate(distinct)}
-        ref_docs = array("q", map(number.__getitem__, references))
-        encoded_texts = texts[:n_rows] + distinct
-    else:
-        number = None
-        ref_docs = array("q", range(n_rows, n_rows + n_pairs))
-        encoded_texts = texts
-    flat = pipeline.encode_flat(
-        encoded_texts,
-        by_sentence=bool(by_sentence),
-        whole_too=separate,
-        describe=describe if number is None else _describe_distinct(describe, texts, encoded_texts),
-    )
-    tokenless = flat.tokenless(len(encoded_texts))
-    if number is not None:
-        tokenless = _tokenless_among(texts, encoded_texts, tokenless)
-
-    def count(group: Sequence[Measure], shift: int) -> bytes:
-        pred = pred_docs if not shift else array("q", [doc + shift for doc in pred_docs])
-        ref = ref_docs if not shift else array("q", [doc + shift for doc in ref_docs])
-        specs = [m.kernel_spec().packed() for m in group]
-        return count_pairs_buffers(
-            flat.ids, flat.sentences, flat.documents, pred, ref, specs, flat.vocab_size
-        )
-
-    if not separate:
-        return count(measures, 0), tokenless
-    block = 3 * n_pairs * 8  # the bytes of one measure's counts
-    blocks = {}
-    for group, shift in ((whole, 0), (by_sentence, len(encoded_texts))):
-        raw = count(group, shift)
-        blocks.update({m: raw[i * block : (i + 1) * block] for i, m in enumerate(group)})
-    return b"".join(blocks[m] for m in measures), tokenless
 
 
 def count_measures(
     measures: Sequence[Measure],
     encoded: Encoded,
-    pred_docs: np.ndarray,
-    ref_docs: np.ndarray,
+    pred_docs: Buffer,
+    ref_docs: Buffer,
     synonyms: SynonymMatcher | None = None,
-) -> dict[Measure, Counts]:
-    """Counts of each measure over the pairs ``(pred_docs[k], ref_docs[k])`` of ``encoded``.
+) -> PairCounts:
+    """Counts of each of ``measures`` (at least one) over the pairs ``(pred_docs[k],
+    ref_docs[k])`` of ``encoded`` (int64 buffers of document indexes).
 
     Measures with synonyms need ``synonyms`` and an ``encoded`` that kept its words.
     """
-    with_synonyms = [m for m in measures if m.synonyms]
-    counts = {m: synonym_counts(m.n, encoded, pred_docs, ref_docs, synonyms) for m in with_synonyms}
-    measures = [m for m in measures if not m.synonyms]
-    if not measures:
-        return counts
-    raw = count_pairs(
-        encoded.ids,
-        encoded.sentences,
-        encoded.documents,
-        pred_docs,
-        ref_docs,
-        [m.kernel_spec() for m in measures],
-        encoded.vocab_size,
-    )
-    counts.update({m: (raw[i, 0], raw[i, 1], raw[i, 2]) for i, m in enumerate(measures)})
-    return counts
+    n_pairs = len(pred_docs)
+    parts = [
+        PairCounts((m,), synonym_counts(m.n, encoded, pred_docs, ref_docs, synonyms), n_pairs)
+        for m in measures
+        if m.synonyms
+    ]
+    plain = [m for m in measures if not m.synonyms]
+    if plain:
+        raw = count_pairs(
+            encoded.ids,
+            encoded.sentences,
+            encoded.documents,
+            pred_docs,
+            ref_docs,
+            [m.kernel_spec() for m in plain],
+            encoded.vocab_size,
+        )
+        parts.append(PairCounts(plain, raw, n_pairs))
+    return PairCounts.gather(measures, parts)
 
 
 def _token_relation(
@@ -351,10 +339,11 @@ def _interchangeable(
 
 
 def synonym_counts(
-    n: int, encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray, synonyms: SynonymMatcher
-) -> Counts:
-    """Units are n-grams; two match when every position is the same word or synonyms, and the
-    hit is a maximum one-to-one matching between the two texts' n-gram occurrences.
+    n: int, encoded: Encoded, pred_docs: Buffer, ref_docs: Buffer, synonyms: SynonymMatcher
+) -> np.ndarray:
+    """``(3, n_pairs)``: hit, pred_base and ref_base. Units are n-grams; two match when every
+    position is the same word or synonyms, and the hit is a maximum one-to-one matching between
+    the two texts' n-gram occurrences.
 
     Unigrams whose synonyms are meeting keys are matched in C first (see
     :func:`_compiled_unigram_counts`); the pairs it leaves, and all pairs otherwise, by
@@ -369,14 +358,14 @@ def synonym_counts(
     if n == 1 and synonyms.exact_keys and _compiled_synonyms is not None:
         out, pairs, neighbours_of = _compiled_unigram_counts(encoded, pred_docs, ref_docs, keys)
         if not pairs:
-            return out[0], out[1], out[2]
+            return out
         documents = {doc for k in pairs for doc in (pred_list[k], ref_list[k])}
         tokens = frozenset(t for doc in documents for t in _ids_of(encoded, doc))
         neighbours = {t: neighbours_of(t) for t in tokens}
     else:
         out = np.zeros((3, len(pred_docs)))
         pairs = range(len(pred_docs))
-        tokens = frozenset(encoded.ids.tolist())
+        tokens = frozenset(int_list(encoded.ids, "i"))
         neighbours = _neighbours(related, keys, synonyms.exact_keys)
     representative, matches = _interchangeable(tokens, neighbours)
 
@@ -399,17 +388,18 @@ def synonym_counts(
                 yield from index.get(first, ())
 
         out[:, k] = (maximum_matching(pred, ref, compatible, candidates), pred.total(), ref.total())
-    return out[0], out[1], out[2]
+    return out
 
 
 def _ids_of(encoded: Encoded, document: int) -> list[int]:
     """The token ids of one document."""
-    start, end = encoded.documents[document : document + 2]
-    return encoded.ids[encoded.sentences[start] : encoded.sentences[end]].tolist()
+    ids, sentences, documents = encoded.arrays()
+    start, end = documents[document : document + 2]
+    return ids[sentences[start] : sentences[end]].tolist()
 
 
 def _compiled_unigram_counts(
-    encoded: Encoded, pred_docs: np.ndarray, ref_docs: np.ndarray, keys: dict[int, frozenset]
+    encoded: Encoded, pred_docs: Buffer, ref_docs: Buffer, keys: dict[int, frozenset]
 ) -> tuple[np.ndarray, list[int], Callable[[int], frozenset[int]]]:
     """Unigram synonym counts ``(3, n_pairs)`` from ``_synonyms.c``: the exact overlap, plus,
     per connected component of the matching graph that has a synonym edge, a greedy matching
@@ -420,7 +410,7 @@ def _compiled_unigram_counts(
 
     from ..kernels.spec import Kernel, KernelSpec
 
-    out = count_pairs(
+    exact = count_pairs(
         encoded.ids,
         encoded.sentences,
         encoded.documents,
@@ -428,15 +418,21 @@ def _compiled_unigram_counts(
         ref_docs,
         [KernelSpec(Kernel.NGRAM, n=1)],
         encoded.vocab_size,
-    )[0].copy()
+    )
+    out = np.frombuffer(exact, dtype=np.float64).reshape(3, len(pred_docs)).copy()
     at, ids = _compiled_synonyms.neighbour_table([keys[t] for t in range(encoded.vocab_size)])
     at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
     if not len(ids):
         return out, [], lambda token: frozenset()
-    int32, int64 = (functools.partial(np.ascontiguousarray, dtype=d) for d in (np.int32, np.int64))
     gains, pairs = _compiled_synonyms.unigram_synonym_gains(
-        int32(encoded.ids), int64(encoded.sentences), int64(encoded.documents), int64(pred_docs),
-        int64(ref_docs), at, ids, encoded.vocab_size,
-    )  # fmt: skip
+        encoded.ids,
+        encoded.sentences,
+        encoded.documents,
+        pred_docs,
+        ref_docs,
+        at,
+        ids,
+        encoded.vocab_size,
+    )
     out[0] += np.frombuffer(gains, dtype=np.int64)
     return out, pairs, lambda token: frozenset(ids[at[token] : at[token + 1]].tolist())

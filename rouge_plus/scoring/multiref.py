@@ -8,11 +8,14 @@ contiguous and in reference order. It returns precision, recall and F per row.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..kernels.native import compiled
+from .counting import PairCounts
 from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure
+from .tables import ScoreTable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,19 +28,47 @@ _compiled = compiled("scoring._scores")
 per_row_scores = _compiled and _compiled.per_row_scores
 
 
-def reduces_flat(mode: str, round5_values: bool) -> bool:
-    """Whether :func:`reduce_flat` can reduce references as ``mode`` asks."""
-    return per_row_scores is not None and mode == "best" and not round5_values
+def reduces_compiled(mode: str, measures: Sequence[Measure], round5_values: bool) -> bool:
+    """Whether :func:`reduce_references` reduces with the compiled ``per_row_scores``: mode
+    ``"best"`` of measures whose precision and recall are ``hit / base`` (not ROUGE-W),
+    unrounded, with the extension built."""
+    return (
+        per_row_scores is not None
+        and mode == "best"
+        and not round5_values
+        and not any(measure.is_weighted for measure in measures)
+    )
 
 
-def reduce_flat(
-    counts: bytes, n_measures: int, pair_rows: array | None, n_rows: int, fmeasure: FMeasure
-) -> list[bytearray]:
-    """:func:`reduce_references` in mode ``"best"`` without NumPy, for measures whose precision
-    and recall are ``hit / base``: ``counts`` as ``count_texts_flat`` returns them, and per
-    measure the ``(n_rows, 3)`` float64 table of precision, recall and F, as a bytearray.
-    ``pair_rows`` is None when every row has one reference."""
-    return per_row_scores(counts, n_measures, pair_rows, n_rows, *fmeasure.compiled_form)
+def reduce_references(
+    mode: str,
+    counts: PairCounts,
+    pair_rows: array,
+    n_rows: int,
+    fmeasure: FMeasure,
+    round5_values: bool = False,
+) -> list[ScoreTable]:
+    """For each measure of ``counts``, the per-row ``(precision, recall, f)`` table;
+    ``pair_rows`` (int64) is the row of each pair.
+
+    ``round5_values`` gives every value as ROUGE-1.5.5 prints it: precision and recall rounded to
+    5 decimals (as Perl's ``%7.5f``), and F computed from the rounded values, then rounded.
+
+    Mode ``"best"`` of measures whose precision and recall are ``hit / base``, unrounded, is
+    reduced by the compiled ``per_row_scores`` when it is built (without NumPy, to the same
+    floats); everything else by NumPy.
+    """
+    if reduces_compiled(mode, counts.measures, round5_values):
+        form = fmeasure.compiled_form
+        tables = per_row_scores(counts.buffer, len(counts.measures), pair_rows, n_rows, *form)
+        return list(map(ScoreTable, tables))
+    import numpy as np
+
+    owner = np.frombuffer(pair_rows, dtype=np.int64)
+    return [
+        ScoreTable.of(_reduce(mode, counts[m], owner, n_rows, m, fmeasure, round5_values))
+        for m in counts.measures
+    ]
 
 
 def _group_starts(owner: np.ndarray, n_rows: int) -> np.ndarray:
@@ -57,20 +88,16 @@ def _first_max(values: np.ndarray, owner: np.ndarray, n_rows: int) -> np.ndarray
     return candidates[first]
 
 
-def reduce_references(
+def _reduce(
     mode: str,
     counts: tuple[np.ndarray, np.ndarray, np.ndarray],
     owner: np.ndarray,
     n_rows: int,
     measure: Measure,
     fmeasure: FMeasure,
-    round5_values: bool = False,
+    round5_values: bool,
 ) -> np.ndarray:
-    """Per-row ``(precision, recall, f)`` as an ``(n_rows, 3)`` array.
-
-    ``round5_values`` gives every value as ROUGE-1.5.5 prints it: precision and recall rounded to
-    5 decimals (as Perl's ``%7.5f``), and F computed from the rounded values, then rounded.
-    """
+    """One measure's per-row ``(precision, recall, f)`` as an ``(n_rows, 3)`` array."""
     import numpy as np
 
     hit, pred_base, ref_base = counts

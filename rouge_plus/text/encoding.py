@@ -12,15 +12,19 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from array import array
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
 from ..kernels.native import Vocabulary, compiled
+from ..kernels.spec import int_list
 from .sentences import SentenceSplitter
 from .tokenizers import CheckedTokenizer, Tokenizer
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..kernels.native import Buffer
 
 # Word ids to stem ids on buffers, compiled (text/_stemmers.c); None without the extension.
 _compiled = compiled("text._stemmers")
@@ -31,95 +35,81 @@ Item = str | list[list[Hashable]]
 _ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
 
-class FlatEncoding:
-    """The arrays of :class:`Encoded` as plain buffers, without NumPy (see
-    :meth:`TextPipeline.encode_flat`): int32 ``ids``, int64 ``sentences`` and ``documents``."""
-
-    __slots__ = ("documents", "ids", "sentences", "vocab_size")
-
-    def __init__(
-        self, ids: bytes | bytearray, sentences: bytes, documents: bytes, vocab_size: int
-    ) -> None:
-        self.ids, self.sentences, self.documents = ids, sentences, documents
-        self.vocab_size = vocab_size
-
-    def tokenless(self, n_texts: int) -> list[int]:
-        """The indexes among the first ``n_texts`` documents of those without a token (a
-        document without tokens has no sentence: empty sentences are dropped)."""
-        starts = memoryview(self.documents).cast("q")[: n_texts + 1]
-        if len(set(starts)) == len(starts):  # the common case: every document has a token
-            return []
-        return [d for d in range(n_texts) if starts[d] == starts[d + 1]]
-
-
 class Encoded:
-    """Token ids of many documents.
+    """Token ids of many documents, in three buffers: ``ids`` (int32), ``sentences`` and
+    ``documents`` (int64), as the compiled vocabulary returns them (bytes) or as NumPy arrays
+    where NumPy changed them (stopwords removed); :meth:`arrays` views them as NumPy arrays.
 
     ``ids[sentences[s]:sentences[s + 1]]`` are the tokens of sentence ``s``; documents are runs
-    of sentences, ``documents[d]:documents[d + 1]``. Empty sentences are dropped.
+    of sentences, ``documents[d]:documents[d + 1]``. Empty sentences are dropped, so a document
+    without a token has no sentence.
 
     The classes of this module are plain classes, not dataclasses: creating a dataclass costs
     about a millisecond at import, which every short-lived process would pay.
     """
 
-    __slots__ = (
-        "documents", "ids", "sentences", "tokenized_counts", "vocab_size", "word_ids", "words",
-    )  # fmt: skip
+    __slots__ = ("documents", "ids", "sentences", "vocab_size", "word_ids", "words")
 
     def __init__(
         self,
-        ids: np.ndarray,  # int32
-        sentences: np.ndarray,  # int64, len n_sentences + 1
-        documents: np.ndarray,  # int64, len n_documents + 1
+        ids: Buffer,  # int32
+        sentences: Buffer,  # int64, len n_sentences + 1
+        documents: Buffer,  # int64, len n_documents + 1
         vocab_size: int,
-        tokenized_counts: np.ndarray,  # tokens the tokenizer found per document, before stopwords
         words: list[str] | None = None,  # when kept: the words, by word number
-        word_ids: np.ndarray | None = None,  # the id of each word when they differ (stemming)
+        word_ids: Buffer | None = None,  # int32, the id of each word when they differ (stemming)
     ) -> None:
         self.ids, self.sentences, self.documents = ids, sentences, documents
-        self.vocab_size, self.tokenized_counts = vocab_size, tokenized_counts
+        self.vocab_size = vocab_size
         self.words = [] if words is None else words
         self.word_ids = word_ids
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``ids``, ``sentences`` and ``documents`` as NumPy arrays (views, not copies)."""
+        import numpy as np
+
+        return (
+            np.frombuffer(self.ids, dtype=np.int32),
+            np.frombuffer(self.sentences, dtype=np.int64),
+            np.frombuffer(self.documents, dtype=np.int64),
+        )
+
+    def tokenless(self, n_texts: int) -> list[int]:
+        """The indexes among the first ``n_texts`` documents of those without a token (with
+        stopwords removed: without a token before their removal)."""
+        starts = int_list(self.documents, "q")[: n_texts + 1]
+        if len(set(starts)) == len(starts):  # the common case: every document has a token
+            return []
+        return [d for d in range(n_texts) if starts[d] == starts[d + 1]]
+
     def id_words(self) -> dict[int, list[str]]:
         """The words behind each id (several when stemming merged them)."""
-        ids = range(len(self.words)) if self.word_ids is None else self.word_ids.tolist()
+        ids = range(len(self.words)) if self.word_ids is None else int_list(self.word_ids, "i")
         out: dict[int, list[str]] = {}
         for word, token_id in zip(self.words, ids, strict=True):
             out.setdefault(token_id, []).append(word)
         return out
 
-    def document_tokens(self) -> list[list[int]]:
-        """The token ids of each document."""
-        flat, bounds = self.ids.tolist(), self.sentences[self.documents].tolist()
-        return [flat[a:b] for a, b in itertools.pairwise(bounds)]
-
     def unique_per_document(self) -> Encoded:
         """The same documents with each id kept once (first occurrence), as one sentence."""
         import numpy as np
 
-        n_docs = len(self.documents) - 1
-        starts = self.sentences[self.documents]
+        ids, sentences, documents = self.arrays()
+        n_docs = len(documents) - 1
+        starts = sentences[documents]
         document = np.repeat(np.arange(n_docs, dtype=np.int64), np.diff(starts))
         # The first occurrence of each (document, id), kept in reading order.
-        keep = np.unique(document * max(self.vocab_size, 1) + self.ids, return_index=True)[1]
+        keep = np.unique(document * max(self.vocab_size, 1) + ids, return_index=True)[1]
         keep.sort()
         lengths = np.bincount(document[keep], minlength=n_docs).astype(np.int64)
         return Encoded(
-            self.ids[keep],
+            ids[keep],
             np.concatenate([[0], np.cumsum(lengths)]),
             np.arange(n_docs + 1, dtype=np.int64),
             self.vocab_size,
-            lengths,
             self.words,
             self.word_ids,
         )
-
-
-def _token_counts(sentences: np.ndarray, documents: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    return np.diff(sentences[documents])
 
 
 class TextPipeline:
@@ -274,66 +264,16 @@ class TextPipeline:
             ]
         return self._encode_items(items, keep_words)
 
-    @property
-    def encodes_flat(self) -> bool:
-        """Whether :meth:`encode_flat` can encode for this pipeline: without stopwords, a
-        separate limit for sentences or a user's tokenizer, and with the compiled stem-id remap
-        when stemming."""
-        return (
-            self.stopwords is None
-            and self.limit_sentences is None
-            and not isinstance(self.tokenizer, CheckedTokenizer)
-            and (self.stem is None or _compiled is not None)
-        )
-
-    def encode_flat(
-        self,
-        texts: Sequence[str],
-        *,
-        by_sentence: bool,
-        whole_too: bool = False,
-        describe: Callable[[int], str] = str,
-    ) -> FlatEncoding:
-        """:meth:`encode` without NumPy, for a pipeline that :attr:`encodes_flat`: the same
-        token ids, as buffers."""
-        if not self.encodes_flat:
-            raise ValueError("encode_flat: this pipeline removes stopwords or cannot remap stems")
-        texts = self._limited(texts)
-        prepare = None
-        if whole_too:
-            items = self._items(texts, False, describe) + self._items(texts, True, describe)
-        elif self._native_reads_whole(by_sentence):
-            # The compiled tokenizer reads ASCII texts as they are; each other text is prepared
-            # (passed on as it is when the compiled tokenizer can read it).
-            items = texts
-            prepare = functools.partial(self._prepared, by_sentence=by_sentence, describe=describe)
-        else:
-            items = self._items(texts, by_sentence, describe)
-        vocabulary = Vocabulary()
-        ids, sentences, documents = vocabulary.encode(items, True, prepare)
-        vocab_size = len(vocabulary)
-        if self.stem is not None and vocab_size:
-            # As _stem_ids numbers them: stems in the order they first appear.
-            table, vocab_size = _compiled.number_stems(list(map(self.stem, vocabulary.words())))
-            ids = _compiled.remap_ids(ids, table)
-        return FlatEncoding(ids, sentences, documents, vocab_size)
-
     def _encode_items(
         self,
         items: Sequence[Item],
         keep_words: bool,
         prepare: Callable[[int, str], Item] | None = None,
     ) -> Encoded:
-        import numpy as np
-
         if isinstance(self.tokenizer, CheckedTokenizer):
             items = _name_other_tokens(items, self.stopwords or frozenset())
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode(items, True, prepare)
-        ids = np.frombuffer(ids, dtype=np.int32)
-        sentences = np.frombuffer(sentences, dtype=np.int64)
-        documents = np.frombuffer(documents, dtype=np.int64)
-        tokenized_counts = _token_counts(sentences, documents)
         vocab_size = len(vocabulary)
         need_words = keep_words or self.stopwords or self.stem
         words = vocabulary.words() if need_words and vocab_size else []
@@ -342,13 +282,12 @@ class TextPipeline:
         word_ids = None
         if self.stem is not None and words:
             word_ids, vocab_size = _stem_ids(words, self.stem)
-            ids = word_ids[ids]
+            ids = _remap(ids, word_ids)
         return Encoded(
             ids,
             sentences,
             documents,
             vocab_size,
-            tokenized_counts,
             words if keep_words else [],
             word_ids if keep_words else None,
         )
@@ -384,21 +323,31 @@ def _name_other_tokens(items: Sequence[Item], reserved: frozenset[str]) -> Seque
 
 
 def _drop_words(
-    ids: np.ndarray, sentences: np.ndarray, words: list[str], dropped: frozenset[str]
+    ids: Buffer, sentences: Buffer, words: list[str], dropped: frozenset[str]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Remove the tokens whose word is in ``dropped``; sentences keep their places."""
     import numpy as np
 
+    ids, sentences = np.frombuffer(ids, dtype=np.int32), np.frombuffer(sentences, dtype=np.int64)
     keep = np.fromiter((word not in dropped for word in words), dtype=bool, count=len(words))[ids]
     kept_before = np.concatenate([[0], np.cumsum(keep)])
     return ids[keep], kept_before[sentences]
 
 
-def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[np.ndarray, int]:
-    """The id of each word's stem (words with the same stem share one id), and how many."""
+def _stem_ids(words: list[str], stem: Callable[[str], str]) -> tuple[Buffer, int]:
+    """The int32 id of each word's stem (stems numbered in the order they first appear, so
+    that words with the same stem share one id), and how many there are."""
+    stems = list(map(stem, words))
+    if _compiled is not None:
+        return _compiled.number_stems(stems)
+    stem_id = {s: i for i, s in enumerate(dict.fromkeys(stems))}
+    return array("i", map(stem_id.__getitem__, stems)), len(stem_id)
+
+
+def _remap(ids: Buffer, table: Buffer) -> Buffer:
+    """``table[ids]`` for int32 buffers."""
+    if _compiled is not None:
+        return _compiled.remap_ids(ids, table)
     import numpy as np
 
-    stems = list(map(stem, words))
-    stem_id = {s: i for i, s in enumerate(dict.fromkeys(stems))}
-    remap = np.fromiter(map(stem_id.__getitem__, stems), dtype=np.int32, count=len(stems))
-    return remap, len(stem_id)
+    return np.frombuffer(table, dtype=np.int32)[np.frombuffer(ids, dtype=np.int32)]

@@ -1,5 +1,6 @@
-"""A fresh process imports only what its call needs, and the NumPy-free lane scores exactly as the
-NumPy path does.
+"""A fresh process imports only what its call needs, and the compiled code it runs (kernels,
+stem-id remap, reduction of references, column means) scores exactly as the code that runs
+without it (the Python twins, NumPy).
 
 ``import rouge_plus`` must not import NumPy, NLTK or the ``regex`` module, and the common scoring
 call (ROUGE-N/L/Lsum, with or without stemming) must not either: those cost more than the
@@ -22,7 +23,11 @@ from hypothesis import strategies as st
 import rouge_plus.plan
 import rouge_plus.scorer
 from rouge_plus import RougeScorer
+from rouge_plus.kernels import native
 from rouge_plus.kernels.native import compiled
+from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
+from rouge_plus.scoring import multiref, tables
+from rouge_plus.text import encoding
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "nltk", "regex")
@@ -94,15 +99,32 @@ def test_stemming_never_imports_nltk():
     assert "nltk" not in {name.split(".")[0] for name in modules}
 
 
-def _both_lanes(scorer: RougeScorer, predictions, references, monkeypatch):
-    """The scores of the flat lane and of the NumPy path, with everything read from them."""
-    flat = scorer.score_examples(predictions, references)
-    with monkeypatch.context() as patch:
-        patch.setattr(rouge_plus.plan, "counts_flat", lambda *args: False)
-        patch.setattr(rouge_plus.plan.ScoringPlan, "pair_tables", lambda *args: None)
-        numpy_path = scorer.score_examples(predictions, references)
-    assert all(isinstance(table, np.ndarray) for table in numpy_path._tables.values())
-    return flat, numpy_path
+def _without_compiled(patch: pytest.MonkeyPatch, parts: tuple[str, ...]) -> None:
+    """Swap the compiled code of ``parts`` for what runs without it: the NumPy reduction of
+    references and stem-id remap, the plain column means, the Python twins of the kernels and
+    vocabulary. One pair per call takes the direct path of compiled code only: not here."""
+    patch.setattr(rouge_plus.plan.ScoringPlan, "pair_tables", lambda *args: None)
+    if "reduction" in parts:
+        patch.setattr(multiref, "per_row_scores", None)
+        patch.setattr(tables, "_column_means", None)
+    if "stems" in parts:
+        patch.setattr(encoding, "_compiled", None)
+    if "kernels" in parts:
+        patch.setattr(native, "_count_pairs", count_pairs_python)
+        patch.setattr(encoding, "Vocabulary", PythonVocabulary)
+
+
+def _both_ways(scorer: RougeScorer, predictions, references, parts: tuple[str, ...]):
+    """The scores of the compiled code and of the code that runs without ``parts`` of it."""
+    compiled_way = scorer.score_examples(predictions, references)
+    with pytest.MonkeyPatch.context() as patch:
+        _without_compiled(patch, parts)
+        other_way = scorer.score_examples(predictions, references)
+    # Tables as the compiled reduction writes them, and as NumPy does (one chunk: not joined).
+    assert all(type(t.buffer) is bytearray for t in compiled_way._tables.values())
+    if "reduction" in parts and len(predictions) <= rouge_plus.plan.CHUNK_ROWS:
+        assert all(isinstance(t.buffer, np.ndarray) for t in other_way._tables.values())
+    return compiled_way, other_way
 
 
 def _assert_identical(flat, numpy_path):
@@ -131,21 +153,17 @@ TYPES = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeS4", "rougeS
 
 @built
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(map(str, o.items())) or "-")
-def test_flat_lane_equals_numpy_path_on_the_bench(bench_rows, options, monkeypatch):
+def test_compiled_reduction_and_stems_equal_numpy_on_the_bench(bench_rows, options):
     predictions = [row["prediction"] for row in bench_rows]
     single = [row["references"][0] for row in bench_rows]
     several = [[ref, bench_rows[i - 1]["prediction"]] for i, ref in enumerate(single)]
     scorer = RougeScorer(TYPES, **options)
     for references in (single, several):
-        flat, numpy_path = _both_lanes(scorer, predictions, references, monkeypatch)
-        assert all(isinstance(table, bytearray) for table in flat._tables.values())
-        _assert_identical(flat, numpy_path)
+        _assert_identical(*_both_ways(scorer, predictions, references, ("reduction", "stems")))
 
 
 words = st.sampled_from(["cat", "cats", "sat", "the", "a", "mat", "é", "Ünïcode", "日本"])
-texts = st.lists(st.lists(words, max_size=12).map(" ".join), min_size=1, max_size=3).map(
-    "\n".join
-)
+texts = st.lists(st.lists(words, max_size=12).map(" ".join), min_size=1, max_size=3).map("\n".join)
 
 
 @built
@@ -154,26 +172,49 @@ texts = st.lists(st.lists(words, max_size=12).map(" ".join), min_size=1, max_siz
 @given(
     st.lists(st.tuples(texts, st.lists(texts, min_size=1, max_size=3)), min_size=1, max_size=8),
     st.sampled_from(OPTIONS),
+    st.sampled_from([("reduction",), ("kernels",), ("reduction", "stems", "kernels")]),
 )
-def test_flat_lane_equals_numpy_path_on_generated_texts(rows, options):
+def test_compiled_code_equals_numpy_and_python_twins_on_generated_texts(rows, options, parts):
     predictions = [prediction for prediction, _ in rows]
     references = [refs for _, refs in rows]
     scorer = RougeScorer(TYPES, **options)
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _assert_identical(*_both_lanes(scorer, predictions, references, monkeypatch))
+    _assert_identical(*_both_ways(scorer, predictions, references, parts))
 
 
 @built
-def test_chunks_and_threads_join_flat_tables(bench_rows, monkeypatch):
+@pytest.mark.filterwarnings("ignore:.*produced no tokens")
+@pytest.mark.parametrize(
+    "types",
+    [["rouge1+synonyms", "rougeTopic", "rougeTopicUniq", "rouge2"], ["rougeL", "rougeW-1.2"]],
+    ids=["synonyms-and-topics", "with-rouge-w"],
+)
+def test_compiled_reduction_of_every_kind_equals_numpy(bench_rows, types):
+    """The compiled "best" reduction takes every hit / base measure (ROUGE-W, whose ratios are
+    weighted back, sends the call to NumPy)."""
+    predictions = [row["prediction"] for row in bench_rows[:150]]
+    references = [[row["references"][0], row["prediction"][:200]] for row in bench_rows[:150]]
+    scorer = RougeScorer(types)
+    compiled_way = scorer.score_examples(predictions, references)
+    with pytest.MonkeyPatch.context() as patch:
+        _without_compiled(patch, ("reduction",))
+        numpy_way = scorer.score_examples(predictions, references)
+    _assert_identical(compiled_way, numpy_way)
+    by_numpy = any(measure.is_weighted for measure in scorer.options.rouge_types)
+    kinds = {type(table.buffer) for table in compiled_way._tables.values()}
+    assert kinds == ({np.ndarray} if by_numpy else {bytearray})
+
+
+@built
+def test_chunks_and_threads_join_tables(bench_rows, monkeypatch):
     predictions = [row["prediction"] for row in bench_rows[:300]]
     references = [row["references"][0] for row in bench_rows[:300]]
     monkeypatch.setattr(rouge_plus.plan, "CHUNK_ROWS", 64)
     whole = RougeScorer(TYPES).score_examples(predictions, references)
     for num_proc in (1, 2):
         scorer = RougeScorer(TYPES, num_proc=num_proc)
-        flat, numpy_path = _both_lanes(scorer, predictions, references, monkeypatch)
-        _assert_identical(flat, numpy_path)
-        _assert_identical(flat, whole)
+        compiled_way, numpy_way = _both_ways(scorer, predictions, references, ("reduction",))
+        _assert_identical(compiled_way, numpy_way)
+        _assert_identical(compiled_way, whole)
     chunked = rouge_plus.scorer.score_examples(
         predictions, references, RougeScorer(TYPES).options, chunk_size=100
     )

@@ -222,7 +222,7 @@ def _compiled_tokens(name: str, text: str) -> list[str]:
     tokenizer's ``native_when`` allows it)."""
     pipeline = TextPipeline(get_tokenizer(name), get_sentence_splitter("none"), None)
     encoded = pipeline.encode([text], by_sentence=False, keep_words=True)
-    return [encoded.words[i] for i in encoded.ids.tolist()]
+    return [encoded.words[i] for i in encoded.arrays()[0].tolist()]
 
 
 @pytest.mark.parametrize("name", NATIVE_BUILTINS)
