@@ -143,6 +143,20 @@ def score_column_names(options: ScoreOptions) -> list[str]:
     return [f"{name}_{column}" for name in options.type_names for column in SCORE_COLUMNS]
 
 
+def one_row_result(
+    names: Sequence[str], tables: Sequence[bytes | bytearray], options: ScoreOptions
+) -> dict[str, float] | dict[str, list[float]]:
+    """What :meth:`ExampleScores.result` gives for one row, read straight from the row's tables
+    (the mean of one row is that row); not for ``aggregation="bootstrap"``."""
+    values = memoryview(b"".join(tables)).cast("d").tolist()
+    with_pr = options.return_precision_recall
+    result: dict = {}
+    for i, name in enumerate(names):
+        keys = _flat_keys(name, values[3 * i : 3 * i + 3], with_pr)
+        result.update(keys if options.use_aggregator else {k: [v] for k, v in keys.items()})
+    return result
+
+
 def _flat_keys(name: str, values: Sequence[float], with_pr: bool, suffix: str = "") -> dict:
     keys = {f"{name}{suffix}": values[2]}
     if with_pr:

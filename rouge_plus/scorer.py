@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from .inputs import Batch, normalize_inputs
 from .options import ScoreOptions
 from .plan import ScoringPlan, plan_for
-from .results import ExampleScores
+from .results import ExampleScores, one_row_result
 from .text.diagnostics import warn_once
 
 
@@ -131,6 +131,14 @@ class RougeScorer:
         self, predictions: object, references: object
     ) -> dict[str, float] | dict[str, list[float]]:
         """Aggregated scores, or per-example lists when ``use_aggregator=False``."""
+        plan = self.plan
+        pair = _one_pair(predictions, references)
+        if pair is not None and plan.options.aggregation != "bootstrap":
+            tables = self.pair_tables(*pair)
+            if tables is not None:
+                for notice in plan.notices:
+                    warn_once(notice)
+                return one_row_result(plan.names, tables, plan.options)
         return self.score_examples(predictions, references).result()
 
 

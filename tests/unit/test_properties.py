@@ -231,6 +231,19 @@ def test_batch_and_single_pair_paths_agree_exactly(batch, opts):
 
 
 @FAST
+@given(texts, texts, options, st.booleans(), st.booleans())
+def test_one_pair_per_call_returns_what_the_rows_path_returns(
+    prediction, reference, opts, aggregate, with_pr
+):
+    """RougeScorer.score([p], [r]) reads one pair's values straight from the kernels; the
+    result dict must be the general path's, key for key and bit for bit."""
+    scorer = RougeScorer(TYPES, use_aggregator=aggregate, return_precision_recall=with_pr, **opts)
+    expected = rouge_plus.scorer.score_examples([prediction], [reference], scorer.plan).result()
+    assert scorer.score([prediction], [reference]) == expected
+    assert scorer.score([prediction], [[reference]]) == expected
+
+
+@FAST
 @given(rows, options, st.integers(1, 4))
 def test_results_do_not_depend_on_chunk_size(batch, opts, chunk_rows):
     predictions, references = _split(batch)
