@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .inputs import Batch
-from .kernels.native import NATIVE, Vocabulary, compiled, count_pairs
+from .kernels.native import NATIVE, Vocabulary, compiled, count_pairs_packed
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .scoring.counting import count_texts
@@ -31,7 +31,6 @@ from .text.stopwords import resolve_stopwords
 from .text.tokenizers import Tokenizer, get_tokenizer
 
 if TYPE_CHECKING:
-    from .kernels.spec import KernelSpec
     from .rouge2.pos import Tagger
     from .rouge2.synonyms import Synonyms
 
@@ -94,10 +93,10 @@ class ScoringPlan:
             self._signature = self.options.signature(synonyms_name, self._tagger_name)
         return self._signature
 
-    def _compiled_pair_specs(self) -> list[KernelSpec] | None:
-        """The kernel specs of :meth:`pair_tables`' direct path, or None where a pair takes the
-        general path (NumPy measures or reduction, stopwords, stemming without the compiled
-        remap...)."""
+    def _compiled_pair_specs(self) -> list[tuple] | None:
+        """The packed kernel specs of :meth:`pair_tables`' direct path, or None where a pair
+        takes the general path (NumPy measures or reduction, stopwords, stemming without the
+        compiled remap...)."""
         options, pipeline = self.options, self.pipeline
         measures = options.rouge_types
         by_sentence = any(measure.uses_sentences for measure in measures)
@@ -113,7 +112,7 @@ class ScoringPlan:
             or (by_sentence and not (pipeline.split_sentences.by_lines and pipeline.sentence_safe))
         ):
             return None
-        return [measure.kernel_spec() for measure in measures]
+        return [measure.kernel_spec().packed() for measure in measures]
 
     def check_language(self, references: list[str]) -> None:
         """The English stemmer on text that is clearly not English: say which option fixes it."""
@@ -174,7 +173,7 @@ class ScoringPlan:
         if stem is not None:
             table, vocab_size = _stemmers.number_stems(list(map(stem, vocabulary.words())))
             ids = _stemmers.remap_ids(ids, table)
-        counts = count_pairs(ids, sentences, documents, *_PAIR_DOCS, specs, vocab_size)
+        counts = count_pairs_packed(ids, sentences, documents, *_PAIR_DOCS, specs, vocab_size)
         return _per_row_scores(counts, len(specs), None, 1, *self._fmeasure)
 
     def score_chunk(self, batch: Batch, first_row: int) -> tuple[dict[str, ScoreTable], list[str]]:

@@ -40,7 +40,9 @@ NATIVE = _native is not None
 
 if NATIVE:
     Vocabulary = _native.Vocabulary
-    _count_pairs = _native.count_pairs
+    # count_pairs with the specs already packed (a caller that counts one pair per call packs
+    # them once).
+    count_pairs_packed = _native.count_pairs
     _native_codes = {name: getattr(_native, f"KIND_{name}", None) for name in Kernel.__members__}
     if _native_codes != {kernel.name: kernel.value for kernel in Kernel}:  # pragma: no cover
         raise ImportError(f"rouge_plus: the compiled kernels disagree on codes: {_native_codes}")
@@ -48,7 +50,7 @@ else:
     from .python import PythonVocabulary, count_pairs_python
 
     Vocabulary = PythonVocabulary  # type: ignore[misc,assignment]
-    _count_pairs = count_pairs_python
+    count_pairs_packed = count_pairs_python
 
 
 def count_pairs(
@@ -65,4 +67,4 @@ def count_pairs(
     or a NumPy array from their twins. ``ids`` is a C-contiguous buffer of int32, the others of
     int64 (bytes, ``array``, NumPy arrays)."""
     packed = [spec.packed() for spec in specs]
-    return _count_pairs(ids, sentences, documents, pred_docs, ref_docs, packed, vocab_size)
+    return count_pairs_packed(ids, sentences, documents, pred_docs, ref_docs, packed, vocab_size)
