@@ -110,7 +110,7 @@ def _without_compiled(patch: pytest.MonkeyPatch, parts: tuple[str, ...]) -> None
     if "stems" in parts:
         patch.setattr(encoding, "_compiled", None)
     if "kernels" in parts:
-        patch.setattr(native, "_count_pairs", count_pairs_python)
+        patch.setattr(native, "count_pairs_packed", count_pairs_python)
         patch.setattr(encoding, "Vocabulary", PythonVocabulary)
 
 

@@ -23,6 +23,7 @@ import pytest
 from rouge_plus import RougeScorer
 from rouge_plus.kernels import native
 from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
+from rouge_plus.plan import ScoringPlan
 from rouge_plus.text import encoding
 from rouge_plus.text.stopwords import smart_words_file
 
@@ -80,7 +81,9 @@ def pure_python() -> Iterator[None]:
     test_properties.py)."""
     with (
         mock.patch.object(encoding, "Vocabulary", PythonVocabulary),
-        mock.patch.object(native, "_count_pairs", count_pairs_python),
+        mock.patch.object(native, "count_pairs_packed", count_pairs_python),
+        # One pair per call has a direct path of compiled code only.
+        mock.patch.object(ScoringPlan, "pair_tables", lambda *args: None),
     ):
         yield
 

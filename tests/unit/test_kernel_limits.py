@@ -115,7 +115,7 @@ def test_rouge_w_1_is_the_union_lcs_ratio():
 @pytest.mark.parametrize("pure", [False, True], ids=["native", "python"])
 def test_skip_gaps_beyond_a_c_int_count_as_no_limit(gap, pure, monkeypatch):
     if pure:  # every measure through the Python twins
-        monkeypatch.setattr(rouge_plus.kernels.native, "_count_pairs", count_pairs_python)
+        monkeypatch.setattr(rouge_plus.kernels.native, "count_pairs_packed", count_pairs_python)
     predictions = ["the cat sat on the mat today", "a b c"]
     references = ["the cat was on a mat", "c b a"]
     for unigrams in ("", "U"):
