@@ -49,6 +49,7 @@ class ScoringPlan:
 
     __slots__ = (
         "_fmeasure",
+        "_language_checked",
         "_pair_specs",
         "_signature",
         "_tagger_name",
@@ -82,6 +83,7 @@ class ScoringPlan:
         self.notices = tuple(filter(None, [stemmer_notice(options)]))
         self._signature: str | None = None
         self.stems_english = options.use_stemmer and options.language is None
+        self._language_checked = False
         self._pair_specs = self._compiled_pair_specs()
         self._fmeasure = options.fmeasure.compiled_form
 
@@ -164,6 +166,11 @@ class ScoringPlan:
             reference.isascii() or native_when(reference)
         ):
             return None
+        if self.stems_english and not self._language_checked:
+            # One pair per call checks the first pair its plan scores (the check costs more
+            # than scoring a pair); a call of many rows checks its rows.
+            self._language_checked = True
+            self.check_language([reference])
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode((prediction, reference), True, None)
         if documents[8:16] in (documents[:8], documents[16:]):  # a text without tokens

@@ -96,9 +96,6 @@ class RougeScorer:
 
     def __init__(self, rouge_types: list[str] | str | None = None, **options: object):
         self.plan = plan_for(rouge_types=rouge_types, **options)
-        # One pair per call checks the language of the first pair only (the check costs more
-        # than scoring it); a call of many rows checks its rows.
-        self._language_checked = False
 
     @property
     def options(self) -> ScoreOptions:
@@ -120,11 +117,7 @@ class RougeScorer:
         return ExampleScores(scores, plan.options, plan.signature)
 
     def pair_tables(self, prediction: str, reference: str) -> list[bytearray] | None:
-        """:meth:`ScoringPlan.pair_tables`, after the language check of the scorer's first
-        pair: the direct path of one pair per call."""
-        if not self._language_checked:
-            self._language_checked = True
-            self.plan.check_language([reference])
+        """:meth:`ScoringPlan.pair_tables`: the direct path of one pair per call."""
         return self.plan.pair_tables(prediction, reference)
 
     def score(

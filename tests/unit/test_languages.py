@@ -280,3 +280,13 @@ def test_every_language_resolves() -> None:
         options = ScoreOptions.from_kwargs(language=code, use_stemmer=True)
         assert options.segmenter == language.segmenter
         assert (options.stemmer_name is None) == (language.stemmer is None)
+
+
+def test_one_pair_per_call_checks_the_language_of_its_first_pair() -> None:
+    """The direct path of one pair per call warns on the first pair its plan scores, not on
+    every call (the check costs more than scoring the pair); ASCII text, which that path takes."""
+    text = "Die Regierung hat die neuen Gesetze nicht angekuendigt und das ist nicht gut."
+    with pytest.warns(UserWarning, match="language=<ISO 639-1 code>") as caught:
+        for _ in range(3):
+            RougeScorer(["rouge1"], use_stemmer=True).score([text], [text])
+    assert len(caught) == 1
