@@ -104,9 +104,11 @@ def upward_imports(repo: Path) -> list[str]:
     return sorted(upward)
 
 
-def test_at_most_thirteen_modules_at_the_top():
+def test_at_most_fourteen_modules_at_the_top():
+    """The top level holds the core API's stages and the package's faces; anything else belongs
+    in a stage's folder."""
     modules = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert len(modules) <= 13, modules
+    assert len(modules) <= 14, modules
 
 
 def test_the_command_line_has_no_import_cycle():
