@@ -23,8 +23,11 @@ DESTINATION = Path(__file__).resolve().parents[1] / ".test-data" / "evaluate-rou
 
 
 def main() -> None:
-    with urllib.request.urlopen(URL, timeout=60) as response:
-        content = response.read()
+    try:
+        with urllib.request.urlopen(URL, timeout=60) as response:
+            content = response.read()
+    except OSError as error:  # no route to the repository from this machine
+        sys.exit(f"{URL}: {error}")
     digest = hashlib.sha256(content).hexdigest()
     if digest != SHA256:
         sys.exit(f"{URL}: sha256 {digest} differs from the pinned {SHA256}")
