@@ -3,7 +3,7 @@
 Each option is declared once, as a field of :class:`ScoreOptions` whose metadata holds its
 :class:`Option`: its help, its group (what it changes), its command-line flag and its Space
 exposure. The command line's flags, the evaluate metric's documentation and the Space's ``/score``
-parameters are derived from it; README's option table is tested against it.
+parameters are derived from it; the option table of docs/options.md is tested against it.
 
 The signature (like sacrebleu's) records every setting that can change a score, plus the package
 version, so a number in a paper can be reproduced:

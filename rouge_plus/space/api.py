@@ -3,8 +3,8 @@ within the Space's limits.
 
 Its parameters are derived from the options declared on :class:`~rouge_plus.options.ScoreOptions`
 (their types and, for the few it leaves out, the reason), so an option the core adds reaches the
-API without a change here; :data:`OMITTED_OPTIONS` lists those few (README's Space section
-repeats the list).
+API without a change here; :data:`OMITTED_OPTIONS` lists those few (docs/space.md repeats
+the list).
 """
 
 from __future__ import annotations

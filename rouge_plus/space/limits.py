@@ -1,9 +1,9 @@
 """What one request to the public Space may ask for, and how long it may work.
 
-Every limit is a named constant here; the page states them (:func:`limits_markdown`), README
-repeats them (a test holds the two together), and a request beyond one is refused before any
-scoring with a message that names the limit. Scoring then runs in chunks of rows and stops
-between two chunks when the request's time budget is spent or its client has gone. Large
+Every limit is a named constant here; the page states them (:func:`limits_markdown`),
+docs/space.md repeats them (a test holds the two together), and a request beyond one is refused
+before any scoring with a message that names the limit. Scoring then runs in chunks of rows and
+stops between two chunks when the request's time budget is spent or its client has gone. Large
 requests take turns (:data:`LARGE_AT_ONCE` at a time), so a small one never waits behind them.
 """
 

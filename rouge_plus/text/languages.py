@@ -1,7 +1,7 @@
 """The languages of the ``language`` option: what each one selects, and the evidence that a text
 is not English when no language is given.
 
-A language selects four things (README "Languages" has the table): how its script is cut into
+A language selects four things (docs/languages.md has the table): how its script is cut into
 words (a segmenter for the scripts written without spaces, :mod:`.segmenters`), the stemmer of
 ``use_stemmer=True`` (Snowball through PyStemmer; English keeps rouge_score's Porter rule), the
 stopword list of ``remove_stopwords=True`` (the stopwords-iso lists of the ``stopwordsiso``

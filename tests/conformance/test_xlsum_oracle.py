@@ -2,7 +2,7 @@
 
 Per example, precision, recall and F agree wherever the two define tokens alike: on texts
 without letters glued to digits or symbols, with the same segmenter and stemmer. Every place
-where they differ (README "Languages") has a test below that shows it.
+where they differ (docs/languages.md) has a test below that shows it.
 """
 
 from __future__ import annotations

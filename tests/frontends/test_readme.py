@@ -1,4 +1,4 @@
-"""Every example in README.md runs.
+"""Every example in README.md and in the guides of docs/ (docs/*.md) runs.
 
 Each ```python block runs in its own fresh interpreter; in each ```bash block every command line
 starting with ``rouge-plus`` or ``python -m rouge_plus`` runs (``rouge-plus`` as
@@ -26,6 +26,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
+GUIDES = REPO / "docs"
 SKIP_MARKER = "<!-- skip-test -->"
 _SETUP_MARKER = re.compile(r"^<!-- test-setup: ([\w.]+\.py) -->$")
 SUPPORT = REPO / "tests" / "support"
@@ -71,19 +72,27 @@ def cli_commands(code: str) -> list[str]:
     return commands
 
 
+def documents() -> list[Path]:
+    """README.md and every guide of docs/, the files whose examples run."""
+    return [README, *sorted(GUIDES.glob("*.md"))]
+
+
 def _cases() -> list:
     if not README.exists():
         return [pytest.param(None, id="no-README", marks=pytest.mark.skip("README.md is absent"))]
     cases = []
-    for block in readme_blocks(README.read_text(encoding="utf-8")):
-        if block.language == "python":
-            code = block.code
-            if block.setup:
-                code = (SUPPORT / block.setup).read_text(encoding="utf-8") + "\n" + code
-            cases.append(pytest.param(("python", code), id=f"python-line{block.line}"))
-        elif block.language in ("bash", "sh", "shell", "console"):
-            for k, command in enumerate(cli_commands(block.code)):
-                cases.append(pytest.param(("cli", command), id=f"cli-line{block.line}-{k}"))
+    for document in documents():
+        name = document.relative_to(REPO).as_posix()
+        for block in readme_blocks(document.read_text(encoding="utf-8")):
+            if block.language == "python":
+                code = block.code
+                if block.setup:
+                    code = (SUPPORT / block.setup).read_text(encoding="utf-8") + "\n" + code
+                cases.append(pytest.param(("python", code), id=f"{name}-python-line{block.line}"))
+            elif block.language in ("bash", "sh", "shell", "console"):
+                for k, command in enumerate(cli_commands(block.code)):
+                    case = pytest.param(("cli", command), id=f"{name}-cli-line{block.line}-{k}")
+                    cases.append(case)
     return cases
 
 
@@ -107,6 +116,14 @@ def test_readme_example_runs(case):
         argv, cwd=REPO, env=_environment(), capture_output=True, text=True, timeout=300
     )
     assert completed.returncode == 0, f"{code}\n--- stderr ---\n{completed.stderr}"
+
+
+def test_the_guides_are_run_too():
+    """The guides hold most of the examples: each one with a block to run is collected."""
+    names = {document.name for document in documents()}
+    assert {"README.md", "evaluate-and-trainer.md", "languages.md", "options.md"} <= names
+    collected = {case.id.partition("-python-")[0].partition("-cli-")[0] for case in _cases()}
+    assert {"README.md", "docs/evaluate-and-trainer.md", "docs/options.md"} <= collected
 
 
 def test_block_parsing_and_skip_marker():

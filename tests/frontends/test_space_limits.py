@@ -1,7 +1,7 @@
 """The public Space's limits (rouge_plus.space.limits): every limit refused with a message that
 names it, the time budget and the client's presence looked at between chunks, large requests
-taking turns, the limits stated on the page and in README; and what the page does with errors,
-downloads and its histogram."""
+taking turns, the limits stated on the page and in docs/space.md; and what the page does with
+errors, downloads and its histogram."""
 
 from __future__ import annotations
 
@@ -170,8 +170,8 @@ def test_the_api_refuses_beyond_the_limits_and_equals_the_library_within() -> No
     )
 
 
-def test_limits_are_stated_on_the_page_and_in_readme() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
+    guide = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     stated = [
         f"{limits.MAX_UPLOAD_MB} MB", f"{limits.MAX_ROWS:,} rows",
         f"{limits.MAX_REFERENCES} references", f"{limits.MAX_TEXT_CHARS:,} characters",
@@ -186,7 +186,7 @@ def test_limits_are_stated_on_the_page_and_in_readme() -> None:
     ]  # fmt: skip
     page = app.LIMITS
     assert [s for s in stated if s not in page] == []
-    assert [s for s in stated if s not in " ".join(readme.split())] == []
+    assert [s for s in stated if s not in " ".join(guide.split())] == []
 
 
 def test_the_queue_and_the_cache_are_bounded() -> None:

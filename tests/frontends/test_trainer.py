@@ -126,7 +126,8 @@ SUPPORT = Path(__file__).resolve().parents[1] / "support"
 
 @pytest.fixture(scope="module")
 def tiny():
-    """model, tokenizer and eval_dataset of support/tiny_seq2seq.py (README's test setup)."""
+    """model, tokenizer and eval_dataset of support/tiny_seq2seq.py (the test setup of the
+    Trainer example in docs/evaluate-and-trainer.md)."""
     pytest.importorskip("torch", reason="the Trainer needs torch: scripts/install_test_deps.sh")
     pytest.importorskip("accelerate", reason="transformers' Trainer needs accelerate")
     cwd = os.getcwd()

@@ -1,10 +1,11 @@
 """A tiny sequence-to-sequence model, tokenizer and evaluation set, built offline.
 
-README's Trainer example runs after this file (``<!-- test-setup: tiny_seq2seq.py -->`` before
-its block), which defines what a user's script would already have: ``model`` (a randomly
-initialised T5 of a few thousand weights), ``tokenizer`` (a ``PreTrainedTokenizerFast`` over a
-``tokenizers`` WordLevel model) and ``eval_dataset`` (tokenized inputs and labels). It also
-moves into a fresh temporary directory, where the Trainer may write its output directory.
+The Trainer example of docs/evaluate-and-trainer.md runs after this file
+(``<!-- test-setup: tiny_seq2seq.py -->`` before its block), which defines what a user's script
+would already have: ``model`` (a randomly initialised T5 of a few thousand weights), ``tokenizer``
+(a ``PreTrainedTokenizerFast`` over a ``tokenizers`` WordLevel model) and ``eval_dataset``
+(tokenized inputs and labels). It also moves into a fresh temporary directory, where the Trainer
+may write its output directory.
 """
 
 import os

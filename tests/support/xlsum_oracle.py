@@ -4,7 +4,7 @@ oracle, with its defects worked around.
 It installs as the ``multilingual_rouge`` module (no clash with ``rouge_score``), without its
 dependencies (``scripts/install_test_deps.sh``): its ``fugashi[unidic]`` requirement brings the
 ``unidic`` package, whose dictionary is a download, and fugashi prefers it to ``unidic-lite``.
-The workarounds, each a documented difference in README "Languages":
+The workarounds, each a documented difference in docs/languages.md:
 
 - Snowball: its stemmers are NLTK's ``SnowballStemmer(lang, ignore_stopwords=True)``, which
   needs NLTK's stopwords corpus (a download no package provides); the oracle here builds the

@@ -398,7 +398,8 @@ def test_a_beta_whose_square_overflows_is_refused_not_nan(beta: float) -> None:
 
 
 def test_num_proc_none_means_every_core(monkeypatch) -> None:
-    """README: num_proc=None scores on every core; from_kwargs used to drop it (one thread)."""
+    """docs/options.md: num_proc=None scores on every core; from_kwargs used to drop it (one
+    thread)."""
     import rouge_plus.plan
 
     assert RougeScorer(num_proc=None).options.num_proc is None

@@ -3,7 +3,7 @@
 Each scoring call runs under a watchdog (``_bounded``): a worker thread that the test abandons,
 failing, once its time limit passes, so no input can hang CI. The compiled kernels release the
 GIL and pure-Python code yields it, so the watchdog always gets to run. The limits are about ten
-times the times measured on a loaded 2-core machine (see SECURITY.md, "Safe input sizes").
+times the times measured on a loaded 2-core machine (see docs/security.md, "Safe input sizes").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Each option is declared once, on its ScoreOptions field: the command line's flags, the
 evaluate metric's inputs description, the Space's /score parameters, the Space page's option
-inputs and README's option table agree with that declaration."""
+inputs and the option table of docs/options.md agree with that declaration."""
 
 from __future__ import annotations
 
@@ -113,9 +113,9 @@ def test_the_space_page_inputs_are_scoring_options():
         assert name in OPTIONS and OPTIONS[name].group == SCORING, name
 
 
-def _readme_option_rows() -> list[tuple[list[str], str]]:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    table = readme.split("| option | default | meaning |\n|---|---|---|\n", 1)[1]
+def _documented_option_rows() -> list[tuple[list[str], str]]:
+    guide = (REPO / "docs" / "options.md").read_text(encoding="utf-8")
+    table = guide.split("| option | default | meaning |\n|---|---|---|\n", 1)[1]
     rows = []
     for line in table.splitlines():
         if not line.startswith("| `"):
@@ -125,8 +125,8 @@ def _readme_option_rows() -> list[tuple[list[str], str]]:
     return rows
 
 
-def test_readme_option_table_agrees_with_the_metadata():
-    rows = _readme_option_rows()
+def test_documented_option_table_agrees_with_the_metadata():
+    rows = _documented_option_rows()
     named = [name for names, _ in rows for name in names]
     assert sorted(named) == sorted(OPTIONS)  # each option once, no other
     for names, default in rows:

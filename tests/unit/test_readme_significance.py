@@ -1,8 +1,9 @@
-"""The README's significance example prints exactly the output pasted under it.
+"""The worked example of docs/significance.md prints exactly the output pasted under it.
 
-The block reads the bench in tests/data (a clone has it). README's general test, which only
-checks that a block runs, skips it (``<!-- skip-test -->``) so that it is not run twice: this test
-runs it and compares its output. Only the package version in the signature may differ.
+The block reads the bench in tests/data (a clone has it). The general test of the examples
+(tests/frontends/test_readme.py), which only checks that a block runs, skips it
+(``<!-- skip-test -->``) so that it is not run twice: this test runs it and compares its output.
+Only the package version in the signature may differ.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-HEADING = "## Is system A really better than B?"
+GUIDE = REPO / "docs" / "significance.md"
+HEADING = "# Is system A really better than B?"
 
 
 def worked_example() -> tuple[str, str]:
     """The section's Python block and the text block of its output."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = GUIDE.read_text(encoding="utf-8")
     section = text[text.index(HEADING) :]
     code = re.search(r"```python\n(.*?)\n```", section, re.DOTALL)
     output = re.search(r"```text\n(.*?)\n```", section, re.DOTALL)
