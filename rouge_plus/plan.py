@@ -11,6 +11,7 @@ every call; :func:`plan_for` keeps the plans of plain keyword options, so a new 
 from __future__ import annotations
 
 import functools
+import struct
 from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -39,6 +40,9 @@ CHUNK_ROWS = 4096
 
 # The one pair of a single-pair call: the prediction is document 0, the reference document 1.
 _PAIR_DOCS = (array("q", [0]), array("q", [1]))
+
+# The sentence offsets of the two documents of a single-pair call, as the vocabulary writes them.
+_TWO_DOCUMENTS = struct.Struct("=3q")
 
 # Word ids to stem ids on buffers (text/_stemmers.c); None without the extension.
 _stemmers = compiled("text._stemmers")
@@ -173,7 +177,8 @@ class ScoringPlan:
             self.check_language([reference])
         vocabulary = Vocabulary()
         ids, sentences, documents = vocabulary.encode((prediction, reference), True, None)
-        if documents[8:16] in (documents[:8], documents[16:]):  # a text without tokens
+        start, middle, end = _TWO_DOCUMENTS.unpack(documents)
+        if middle == start or end == middle:  # a text without tokens
             return None
         vocab_size = len(vocabulary)
         stem = self.pipeline.stem

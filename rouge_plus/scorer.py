@@ -107,7 +107,7 @@ class RougeScorer:
 
     def score_examples(self, predictions: object, references: object) -> ExampleScores:
         pair = _one_pair(predictions, references)
-        tables = None if pair is None else self.pair_tables(*pair)
+        tables = None if pair is None else self.plan.pair_tables(*pair)
         if tables is None:
             return score_examples(predictions, references, self.plan)
         plan = self.plan
@@ -116,10 +116,6 @@ class RougeScorer:
         scores = dict(zip(plan.names, tables, strict=True))
         return ExampleScores(scores, plan.options, plan.signature)
 
-    def pair_tables(self, prediction: str, reference: str) -> list[bytearray] | None:
-        """:meth:`ScoringPlan.pair_tables`: the direct path of one pair per call."""
-        return self.plan.pair_tables(prediction, reference)
-
     def score(
         self, predictions: object, references: object
     ) -> dict[str, float] | dict[str, list[float]]:
@@ -127,7 +123,7 @@ class RougeScorer:
         plan = self.plan
         pair = _one_pair(predictions, references)
         if pair is not None and plan.options.aggregation != "bootstrap":
-            tables = self.pair_tables(*pair)
+            tables = plan.pair_tables(*pair)
             if tables is not None:
                 for notice in plan.notices:
                     warn_once(notice)
