@@ -39,6 +39,10 @@ check = settings(deadline=None, max_examples=300)
 def test_lcs_helpers(ref, can):
     assert rouge_scorer._lcs_table(ref, can) == real_scorer._lcs_table(ref, can)
     assert rouge_scorer.lcs_ind(ref, can) == real_scorer.lcs_ind(ref, can)
+    table = real_scorer._lcs_table(ref, can)
+    assert rouge_scorer._backtrack_norec(table, ref, can) == real_scorer._backtrack_norec(
+        table, ref, can
+    )
     shim, real = rouge_scorer._score_lcs(ref, can), real_scorer._score_lcs(ref, can)
     assert tuple(shim) == tuple(real)
     assert [type(x) for x in shim] == [type(x) for x in real]  # ints 0 where rouge_score's are

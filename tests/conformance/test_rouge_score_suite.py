@@ -6,10 +6,6 @@ the run under CI and skip it elsewhere.
 
 Skipped tests, by name:
 
-- ``testLcsTable``, ``testUnionLcs``, ``testSummaryLevelLcs``: they call rouge_score's private
-  helpers (``_lcs_table``, ``_backtrack_norec``, ``_find_union``, ``_union_lcs``,
-  ``_summary_level_lcs``) on lists of ints; the shim has no such helpers, its LCS runs inside
-  rouge_plus.
 - The tests that read rouge_score's ``testdata/`` texts (``DATA_TESTS`` below): the sdist does
   not ship that folder and no package registry has it. They run when a copy of it is placed at
   ``.test-data/rouge_score-0.1.2/rouge_score/testdata``.
@@ -28,9 +24,6 @@ import unittest
 import pytest
 from support import rouge_score_suite as suite
 
-PRIVATE_HELPER_TESTS = {
-    "RougeScorerTest": ("testLcsTable", "testUnionLcs", "testSummaryLevelLcs"),
-}
 DATA_TESTS = {
     "RougeScorerTest": (
         "testRouge1AgainstRouge155",
@@ -81,7 +74,6 @@ def _skip(skips: dict[str, tuple[str, ...]], reason: str) -> None:
             setattr(test_class, method, unittest.skip(reason)(getattr(test_class, method)))
 
 
-_skip(PRIVATE_HELPER_TESTS, "tests rouge_score's private LCS helpers, which the shim does not have")
 if not suite.has_testdata():
     _skip(
         DATA_TESTS,

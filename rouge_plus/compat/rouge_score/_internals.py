@@ -19,6 +19,7 @@ from ...kernels.lcs import _columns, lcs_length, lcs_path, summary_lcs_hits
 from .scoring import Score, fmeasure
 
 __all__ = [
+    "_backtrack_norec",
     "_create_ngrams",
     "_find_union",
     "_lcs_table",
@@ -75,6 +76,23 @@ def _lcs_table(ref: Tokens, can: Tokens) -> list[list[int]]:
     table = np.zeros((rows + 1, len(can) + 1), dtype=np.int64)
     np.cumsum(grows.T, axis=0, out=table[1:])
     return table.tolist()
+
+
+def _backtrack_norec(t: Sequence[Sequence[int]], ref: Tokens, can: Tokens) -> list[int]:
+    """The positions in ``ref`` of the LCS read out of an :func:`_lcs_table` ``t`` from its
+    last cell: a match steps diagonally; otherwise the step keeps the larger neighbour, going
+    up (to a shorter ``ref``) when the two are equal."""
+    i, j = len(ref), len(can)
+    positions = []
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            positions.append(i - 1)
+            i, j = i - 1, j - 1
+        elif t[i][j - 1] > t[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    return positions[::-1]
 
 
 def lcs_ind(ref: Tokens, can: Tokens) -> list[int]:
