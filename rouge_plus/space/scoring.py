@@ -130,21 +130,40 @@ class ReferenceExplanation:
 
 
 def explain_references(
-    prediction: str, references: list[str], plan: ScoringPlan, ngram_n: int, budget: Budget
+    prediction: str, references: list[str], plan: ScoringPlan, ngram_n: int
 ) -> list[ReferenceExplanation]:
-    """The prediction against each reference on its own, highlighted and scored, with a look
-    at ``budget`` before each reference."""
-    explained = []
-    for reference in references:
-        budget.check()
-        explained.append(
-            ReferenceExplanation(
-                reference,
-                explain_with_plan(prediction, reference, plan, ngram_n=ngram_n),
-                pair_scores(prediction, [reference], plan),
-            )
+    """The prediction against each reference on its own, highlighted and scored."""
+    return [
+        ReferenceExplanation(
+            reference,
+            explain_with_plan(prediction, reference, plan, ngram_n=ngram_n),
+            pair_scores(prediction, [reference], plan),
         )
-    return explained
+        for reference in references
+    ]
+
+
+@dataclass(frozen=True)
+class PairReport:
+    """What the single-pair tab shows: the pair's scores, each reference explained, and the
+    signature of the options."""
+
+    scores: dict[str, tuple]
+    explained: list[ReferenceExplanation]
+    signature: str
+
+
+def report_pair(
+    prediction: str, references: list[str], options: ScoreOptions, ngram_n: int
+) -> PairReport:
+    """The single-pair tab's work (in a worker process for a large pair: its plan is built
+    there, since a plan holds what cannot be sent)."""
+    plan = ScoringPlan(options)
+    return PairReport(
+        pair_scores(prediction, references, plan),
+        explain_references(prediction, references, plan, ngram_n),
+        plan.signature,
+    )
 
 
 def bootstrap_options(

@@ -120,9 +120,9 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
 
 
 def test_explanations_follow_the_options() -> None:
-    plain = scoring.explain_references(*CAR, scoring.scoring_plan(options()), 1, Budget())
+    plain = scoring.explain_references(*CAR, scoring.scoring_plan(options()), 1)
     synonyms = scoring.explain_references(
-        *CAR, scoring.scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1, Budget()
+        *CAR, scoring.scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1
     )
     assert [s.kind for s in plain[0].explanation.prediction] == ["both", None, "both", None]
     assert [s.kind for s in synonyms[0].explanation.prediction] == [
@@ -133,7 +133,7 @@ def test_explanations_follow_the_options() -> None:
     ]
     assert synonyms[0].scores == {"rouge1+synonyms": (1.0, 1.0, 1.0)}
     without_stopwords = scoring.explain_references(
-        *CAT, scoring.scoring_plan(options(stopwords="english")), 1, Budget()
+        *CAT, scoring.scoring_plan(options(stopwords="english")), 1
     )
     assert [s.kind for s in without_stopwords[0].explanation.prediction] == [
         None,
@@ -156,7 +156,7 @@ def test_scores_table_shows_formatted_scores() -> None:
 def test_highlighting_escapes_html() -> None:
     text = "<b>cat</b> & dog"
     spans = scoring.explain_references(
-        text, ["cat dog"], scoring.scoring_plan(options()), 1, Budget()
+        text, ["cat dog"], scoring.scoring_plan(options()), 1
     )[0].explanation.prediction
     rendered = render.highlight_html(text, spans)
     assert rendered.startswith("&lt;")
@@ -167,7 +167,7 @@ def test_highlighting_escapes_html() -> None:
 def test_legend_lists_synonyms_only_when_they_are_marked() -> None:
     chosen = options(rouge_types=["rouge1", "rouge1+synonyms"])
     page = render.explanation_html(
-        CAR[0], scoring.explain_references(*CAR, scoring.scoring_plan(chosen), 1, Budget()), 1, True
+        CAR[0], scoring.explain_references(*CAR, scoring.scoring_plan(chosen), 1), 1, True
     )
     assert "<mark class='rp-synonym'>synonym</mark>" in page
     assert page.count("<mark class='rp-synonym' title=") == 4
