@@ -328,7 +328,7 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
     fine = "\n".join(json.dumps({"base": "a b", "system": "a c", "refs": "a b"}) for _ in range(3))
     assert "Baseline: base" in app.compare_corpus(None, fine, *args[2:], chosen)
     assert turns == [3 * 2 * (3 + 3)]  # 3 rows: baseline + references, system + references
-    with pytest.raises(gr.Error, match="more than 30 s"):
+    with pytest.raises(LimitError, match="more than 30 s"):
         spent = Budget(seconds=-1)
         comparison_module.compare_corpus(None, fine, *args[2:], chosen, budget=spent)
 
