@@ -151,6 +151,7 @@ def compare_corpus(
     n_resamples: int,
     seed: int,
     options: dict,
+    *,
     budget: Budget | None = None,
 ) -> str:
     """The corpus tab's comparison table (empty when no column is chosen to compare with)."""

@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import gradio as gr
+import gradio_client.utils as client_utils
 from gradio.context import LocalContext
+from gradio.data_classes import FileData, ListFiles
 from matplotlib.figure import Figure
 
 from .._version import __version__
@@ -159,7 +161,8 @@ MAX_THREADS = 5 * SLOTS_PER_KIND
 
 def scoring_event(handler: Callable[..., Result]) -> Callable[..., Result]:
     """``handler`` as a scoring event of the page: it is given the request's ``budget`` (the
-    time limit, and whether its client is still there), its errors become a message
+    time limit, and whether its client is still there) as its keyword-only parameter ``budget``
+    (Gradio passes the inputs by position), its errors become a message
     (:func:`user_errors`), and the memory it freed goes back to the system when it returns
     (glibc keeps the freed heap of large requests otherwise: about 50 MB after four at the
     limits). Every event that scores is one, whoever calls it (the page, or a client calling
@@ -217,6 +220,37 @@ def user_errors() -> Iterator[None]:
     raise gr.Error(message, title=REFUSED, print_exception=False)
 
 
+class SpaceBlocks(gr.Blocks):
+    """The page's Blocks: a request that Gradio refuses before any handler runs (too few
+    values, a file that was not uploaded: what only a client skipping the page sends) is a
+    message and one line in the log, as every refusal, not a traceback."""
+
+    async def preprocess_data(self, *args: object, **kwargs: object) -> object:
+        try:
+            return await super().preprocess_data(*args, **kwargs)
+        except (ValueError, TypeError) as error:
+            message = str(error).splitlines()[0]
+        logger.info("refused: %s", message)
+        raise gr.Error(message, title=REFUSED, print_exception=False)
+
+
+class CorpusFile(gr.File):
+    """The corpus upload: ``gr.File`` handing its handlers the uploaded file's path, without
+    the empty temporary file (and open descriptor) that Gradio 6.31's own leaves behind on
+    every event; the file's content is checked when it is read (:func:`.load_source`)."""
+
+    def get_block_name(self) -> str:
+        return "file"  # the browser's file component
+
+    def preprocess(self, payload: FileData | ListFiles | None) -> str | None:
+        if payload is None:
+            return None
+        file = payload[0] if isinstance(payload, ListFiles) else payload
+        if not client_utils.is_valid_file(file.path, self.file_types):
+            raise gr.Error(f"Upload a file of one of these types: {', '.join(self.file_types)}")
+        return file.path
+
+
 def client_gone() -> bool:
     """Whether the client of the running Gradio event has left (closed the page, dropped the
     connection): Gradio then marks the event dead but lets its function run on.
@@ -257,7 +291,7 @@ def options_reader(settings: dict[str, gr.components.Component]) -> Callable[[di
 
 @scoring_event
 def score_single(
-    prediction: str, references_text: str, ngram_n: int, options: dict, budget: Budget
+    prediction: str, references_text: str, ngram_n: int, options: dict, *, budget: Budget
 ) -> tuple[str, str, str]:
     """The single-pair tab: (scores table, highlighted texts, signature) as HTML/Markdown."""
     references = split_references(references_text)
@@ -303,8 +337,9 @@ def score_corpus(
     n_resamples: int,
     seed: int,
     options: dict,
-    budget: Budget,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to request a progress bar
+    *,
+    budget: Budget,
 ) -> tuple[str, Figure, str, str]:
     """The corpus tab: (aggregate table, histogram, per-example CSV path, status line)."""
     rows = load_source(upload, pasted)
@@ -363,7 +398,7 @@ def cleared(count: int) -> Callable[[], list[None]]:
 
 def build_demo() -> gr.Blocks:
     """The whole page; nothing runs until it is launched."""
-    with gr.Blocks(
+    with SpaceBlocks(
         title="ROUGE+ · rouge_plus", analytics_enabled=False, delete_cache=DELETE_CACHE
     ) as demo:
         gr.Markdown(INTRO)
@@ -498,7 +533,7 @@ def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
 
 def _corpus_tab() -> dict:
     with gr.Row():
-        upload = gr.File(
+        upload = CorpusFile(
             label=f"CSV or JSONL file (up to {MAX_UPLOAD_MB} MB, UTF-8)",
             file_types=[".csv", ".jsonl", ".json"],
             elem_id="corpus-file",

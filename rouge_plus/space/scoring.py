@@ -100,6 +100,8 @@ def build_options(
 
 def score_options(options: dict, **overrides: object) -> ScoreOptions:
     """``options`` (and ``overrides``) as a :class:`ScoreOptions`; ``InputError`` if invalid."""
+    if not isinstance(options, dict):  # a client called a scoring event without reading them
+        raise InputError("No options were given: read the options first.")
     try:
         return ScoreOptions.from_kwargs(**options, **overrides)
     except RougePlusError as error:
