@@ -16,7 +16,7 @@ from ..errors import InputError, RougePlusError
 from ..inputs import Batch, normalize_inputs
 from ..options import ScoreOptions
 from ..readers import Record, column_names, corpus_from_records
-from .corpus_files import load_source
+from .corpus_files import chosen_columns, load_source
 from .limits import Budget, check_options, check_sizes, score_rows, within_budget
 from .render import display_name, score_bar_html
 from .scoring import score_options
@@ -157,8 +157,12 @@ def compare_corpus(
     """The corpus tab's comparison table (empty when no column is chosen to compare with)."""
     if not system_columns:
         return ""
+    records = load_source(upload, pasted)
+    prediction_column, reference_columns = chosen_columns(
+        records, prediction_column, reference_columns
+    )
     return comparison_html(
-        load_source(upload, pasted),
+        records,
         prediction_column,
         system_columns,
         reference_columns,

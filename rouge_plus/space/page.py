@@ -24,9 +24,7 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import gradio as gr
-import gradio_client.utils as client_utils
 from gradio.context import LocalContext
-from gradio.data_classes import FileData, ListFiles
 from matplotlib.figure import Figure
 
 from .._version import __version__
@@ -42,6 +40,7 @@ from .compiled import backend
 from .corpus_files import (
     PREDICTION_COLUMNS,
     REFERENCE_COLUMNS,
+    chosen_columns,
     download_folder,
     guess_column,
     load_source,
@@ -234,23 +233,6 @@ class SpaceBlocks(gr.Blocks):
         raise gr.Error(message, title=REFUSED, print_exception=False)
 
 
-class CorpusFile(gr.File):
-    """The corpus upload: ``gr.File`` handing its handlers the uploaded file's path, without
-    the empty temporary file (and open descriptor) that Gradio 6.31's own leaves behind on
-    every event; the file's content is checked when it is read (:func:`.load_source`)."""
-
-    def get_block_name(self) -> str:
-        return "file"  # the browser's file component
-
-    def preprocess(self, payload: FileData | ListFiles | None) -> str | None:
-        if payload is None:
-            return None
-        file = payload[0] if isinstance(payload, ListFiles) else payload
-        if not client_utils.is_valid_file(file.path, self.file_types):
-            raise gr.Error(f"Upload a file of one of these types: {', '.join(self.file_types)}")
-        return file.path
-
-
 def client_gone() -> bool:
     """Whether the client of the running Gradio event has left (closed the page, dropped the
     connection): Gradio then marks the event dead but lets its function run on.
@@ -343,7 +325,8 @@ def score_corpus(
 ) -> tuple[str, Figure, str, str]:
     """The corpus tab: (aggregate table, histogram, per-example CSV path, status line)."""
     rows = load_source(upload, pasted)
-    predictions, references = corpus_from_records(rows, prediction_column, reference_columns)
+    columns = chosen_columns(rows, prediction_column, reference_columns)
+    predictions, references = corpus_from_records(rows, *columns)
     batch = normalize_inputs(predictions, references)
     bootstrap = bootstrap_options(options, confidence_level, n_resamples, seed)
     check_options(bootstrap)
@@ -533,7 +516,7 @@ def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
 
 def _corpus_tab() -> dict:
     with gr.Row():
-        upload = CorpusFile(
+        upload = gr.File(
             label=f"CSV or JSONL file (up to {MAX_UPLOAD_MB} MB, UTF-8)",
             file_types=[".csv", ".jsonl", ".json"],
             elem_id="corpus-file",
@@ -586,7 +569,9 @@ def _wire_corpus(tab: dict, settings: dict) -> None:
     upload, pasted = source = tab["source"]
     column_outputs = [*tab["columns"], tab["status"]]
     upload.change(update_columns, source, column_outputs, **private)
-    pasted.blur(update_columns, source, column_outputs, **private)
+    # On any change (a paste, typing), not only on leaving the box: a paste followed at once by
+    # "Score corpus" then finds the pickers filled (and scoring guesses any left empty).
+    pasted.change(update_columns, source, column_outputs, **private)
     tab["sample"].click(sample_text, None, pasted, **private).then(
         update_columns, source, column_outputs, **private
     )

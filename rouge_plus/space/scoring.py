@@ -6,6 +6,7 @@ numbers and its signature line are those of the library called with the same key
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -186,9 +187,14 @@ def bootstrap_options(
 def corpus_summary(
     examples: ExampleScores, bootstrap: ScoreOptions, budget: Budget
 ) -> dict[str, float]:
-    """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R) plus
-    ``<type>_mean`` plain means of F; ``budget`` is looked at between types."""
+    """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R), plus the plain
+    means the command line and ``rouge_plus.score`` give by default: ``<type>_mean`` (F),
+    ``<type>_mean_precision`` and ``<type>_mean_recall``; ``budget`` is looked at between
+    types."""
     summary = aggregate_within(examples, bootstrap, budget)
-    for name, values in examples.scores.items():
-        summary[f"{name}_mean"] = float(values[:, 2].mean())
+    means = examples.aggregate(dataclasses.replace(bootstrap, aggregation="mean"))
+    for name in examples.scores:
+        summary[f"{name}_mean"] = means[f"{name}_fmeasure"]
+        summary[f"{name}_mean_precision"] = means[f"{name}_precision"]
+        summary[f"{name}_mean_recall"] = means[f"{name}_recall"]
     return summary
