@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -55,6 +56,7 @@ LARGE_WAITING = 24  # large requests waiting for their turn, beyond which the Sp
 SMALL_REQUEST_CHARS = 2_000
 CHUNK_TOKENS = 20_000  # tokens scored between two progress reports
 BUDGET_POLL_S = 0.1  # how often the budget of a request at work is looked at
+WORKER_NICENESS = 10  # large work yields the processor to the server's small requests
 
 
 __all__ = ["Budget", "ClientGone", "LimitError", "check_options", "check_texts", "within_budget"]
@@ -157,8 +159,13 @@ def _in_worker(
     process = context.Process(
         target=_work_in_worker, args=(sender, work, args, on_progress is not None), daemon=True
     )
-    process.start()
-    sender.close()
+    try:
+        process.start()
+    except OSError as error:  # the workers' server is gone; it is started again next time
+        receiver.close()
+        raise LimitError(f"The Space could not start a worker ({error}): try again.") from None
+    finally:
+        sender.close()
     try:
         while True:
             while not receiver.poll(BUDGET_POLL_S):
@@ -188,6 +195,8 @@ def _work_in_worker(sender: Connection, work: Callable, args: tuple, reports: bo
     def report(*value: object) -> None:
         sender.send(("progress", value))
 
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     try:
         result = work(*args, **({"progress": report} if reports else {}))
     except (RougePlusError, MemoryError, RecursionError, OverflowError) as error:
@@ -198,7 +207,8 @@ def _work_in_worker(sender: Connection, work: Callable, args: tuple, reports: bo
         sender.close()
 
 
-# What the workers' server imports once; the work functions live in these modules.
+# What the workers' server imports once: the modules of the work functions. (Each worker
+# imports the main script again, as multiprocessing does: app.py builds nothing then.)
 _WORKER_PRELOAD = [f"rouge_plus.space.{name}" for name in ("limits", "scoring", "comparison")]
 
 

@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import gradio as gr
+from gradio.block_function import BlockFunction
 from gradio.context import LocalContext
+from gradio.state_holder import SessionState
 from matplotlib.figure import Figure
 
 from .._version import __version__
@@ -220,15 +222,28 @@ def user_errors() -> Iterator[None]:
 
 
 class SpaceBlocks(gr.Blocks):
-    """The page's Blocks: a request that Gradio refuses before any handler runs (too few
-    values, a file that was not uploaded: what only a client skipping the page sends) is a
-    message and one line in the log, as every refusal, not a traceback."""
+    """The page's Blocks, with two changes to how Gradio (6.31) takes a request's values:
 
-    async def preprocess_data(self, *args: object, **kwargs: object) -> object:
+    - a request that Gradio refuses before any handler runs (too few values, a file that was
+      not uploaded: what only a client skipping the page sends) is a message and one line in
+      the log, as every refusal, not a traceback;
+    - the values are not kept in the session's copy of the page once the handler has them:
+      Gradio keeps every input's last value per session (up to 10,000 sessions), so each API
+      client or page left the server holding its last texts (5 MB per request at the limits).
+    """
+
+    async def preprocess_data(
+        self, block_fn: BlockFunction, inputs: list, state: SessionState | None, *args: object
+    ) -> list:
         try:
-            return await super().preprocess_data(*args, **kwargs)
+            processed = await super().preprocess_data(block_fn, inputs, state, *args)
         except (ValueError, TypeError) as error:
             message = str(error).splitlines()[0]
+        else:
+            for block in block_fn.inputs if state is not None else ():
+                if not block.stateful and block._id in state.config_values:
+                    state._update_value_in_config(block._id, None)
+            return processed
         logger.info("refused: %s", message)
         raise gr.Error(message, title=REFUSED, print_exception=False)
 

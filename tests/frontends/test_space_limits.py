@@ -254,6 +254,7 @@ def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
         "weights from {:g} to {:g}".format(*limits.ROUGE_W_WEIGHTS),
         f"{limits.MAX_RESAMPLES:,} bootstrap resamples", f"{limits.TIME_BUDGET_S} s of work",
         f"{limits.LARGE_AT_ONCE} at a time", f"{limits.CONCURRENT_REQUESTS} requests of each kind",
+        f"{limits.SMALL_REQUEST_CHARS:,} characters is small", f"{limits.LARGE_WAITING} waiting",
         f"{limits.QUEUE_SIZE} waiting",
     ]  # fmt: skip
     page = app.LIMITS

@@ -20,15 +20,17 @@ class RawSession:
             config = json.load(response)
         self.dependencies = config["dependencies"]
         self.fn_index = {dep["api_name"]: n for n, dep in enumerate(self.dependencies)}
-        self.defaults = {
-            component["id"]: component.get("props", {}).get("value")
-            for component in config["components"]
-        }
+        self.components = {component["id"]: component for component in config["components"]}
 
-    def default_inputs(self, api_name: str) -> list:
-        """The values the page shows at first for the inputs of event ``api_name``."""
-        inputs = self.dependencies[self.fn_index[api_name]]["inputs"]
-        return [self.defaults.get(component) for component in inputs]
+    def default_inputs(self, api_name: str, **chosen: object) -> list:
+        """The values the page shows at first for the inputs of event ``api_name``, but those
+        of the components whose elem_id (``-`` written ``_``) is a keyword of ``chosen``."""
+        values = []
+        for number in self.dependencies[self.fn_index[api_name]]["inputs"]:
+            props = self.components[number].get("props", {})
+            name = (props.get("elem_id") or "").replace("-", "_")
+            values.append(chosen[name] if name in chosen else props.get("value"))
+        return values
 
     def call(self, api_name: str, data: list) -> dict:
         """The event ``api_name`` (as named in the config) with ``data``: the final
