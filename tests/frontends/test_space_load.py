@@ -126,12 +126,14 @@ def read_options(session: RawSession, tab: str, rouge_types: list[str]) -> None:
     assert read["success"], read["output"]
 
 
-def run_large(kind: str, url: str, request: tuple[list[str], list[list[str]]]) -> tuple:
-    """One large request through the event ``kind``, after the page's preparatory events:
-    (kind, seconds from its submission to its answer, "scored" or the error)."""
+def run_large(
+    kind: str, client: gradio_client.Client | RawSession, request: tuple[list[str], list[list[str]]]
+) -> tuple:
+    """One large request through the event ``kind`` (with ``client``, an API client for the
+    API, else a page's session), after the page's preparatory events: (kind, seconds from its
+    submission to its answer, "scored" or the error)."""
     predictions, references = request
     if kind == "api":
-        client = gradio_client.Client(url, verbose=False)
         started = time.monotonic()
         try:
             client.predict(predictions, references, rouge_types=LARGE_TYPES, api_name="/score")
@@ -139,7 +141,7 @@ def run_large(kind: str, url: str, request: tuple[list[str], list[list[str]]]) -
         except gradio_client.exceptions.AppError as error:
             outcome = str(error)
         return kind, time.monotonic() - started, outcome
-    session = RawSession(url)
+    session = client
     if kind == "pair":
         read_options(session, "pair", WEIGHTED_TYPES)
         name, data = "score_single", [predictions[0], "\n---\n".join(references[0]), 1, None]
@@ -168,8 +170,12 @@ def test_small_requests_answer_while_twenty_large_ones_run_and_memory_returns(se
     request = large_request(0)
 
     kinds = [kind for kind, count in LARGE_REQUESTS.items() for _ in range(count)]
+    clients = [  # connected before the burst, as clients would be
+        gradio_client.Client(url, verbose=False) if kind == "api" else RawSession(url)
+        for kind in kinds
+    ]
     with ThreadPoolExecutor(max_workers=len(kinds)) as pool:
-        jobs = [pool.submit(run_large, kind, url, request) for kind in kinds]
+        jobs = [pool.submit(run_large, *job, request) for job in zip(kinds, clients, strict=True)]
         time.sleep(5)  # the large requests are working, or waiting for their turn
         assert [job.result() for job in jobs if job.done()] == []
         small_seconds = []
