@@ -6,16 +6,17 @@ directory (the script's own, first on ``sys.path``; the package directory wins o
 ``rouge_plus.py`` beside it): the Space installs only ``requirements.txt``, the package's
 dependencies. The C kernels are built here at start-up where the image has a C compiler (once:
 they stay in this directory), else the pure-Python kernels run; the page says which.
+
+All of it happens only when this file runs as the program: each worker process of a large
+request imports it again (as ``__mp_main__``, as multiprocessing does), and needs no page.
 """
 
-from pathlib import Path
-
-from rouge_plus.space.compiled import build_kernels
-
-build_kernels(Path(__file__).resolve().parent)  # before anything imports the kernels
-from rouge_plus.space.page import build_demo, main  # noqa: E402
-
-demo = build_demo()
-
 if __name__ == "__main__":
-    main(demo)
+    from pathlib import Path
+
+    from rouge_plus.space.compiled import build_kernels
+
+    build_kernels(Path(__file__).resolve().parent)  # before anything imports the kernels
+    from rouge_plus.space.page import main
+
+    main()

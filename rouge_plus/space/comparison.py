@@ -1,8 +1,9 @@
 """The corpus tab's comparison: the prediction column as the baseline against other columns.
 
-:func:`comparison_html` runs :func:`rouge_plus.compare` (paired approximate randomization, the
-tab's bootstrap settings as the test's) over columns of the loaded rows and renders its table;
-:func:`compare_corpus` is the page's handler around it.
+:func:`comparison_html` runs what :func:`rouge_plus.compare` runs (paired approximate
+randomization, the tab's bootstrap settings as the test's) over columns of the loaded rows,
+within the Space's limits like any request, and renders its table; :func:`compare_corpus` is
+the page's handler around it.
 """
 
 from __future__ import annotations
@@ -10,11 +11,15 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from ..comparison import Comparison, _p_text, compare
+from ..comparison import Comparison, _p_text, compare_scores
 from ..errors import InputError, RougePlusError
+from ..inputs import Batch, normalize_inputs
+from ..options import ScoreOptions
 from ..readers import Record, column_names, corpus_from_records
-from .corpus_files import load_source
+from .corpus_files import chosen_columns, load_source
+from .limits import Budget, check_options, check_sizes, score_rows, within_budget
 from .render import display_name, score_bar_html
+from .scoring import score_options
 
 
 def system_choices(upload: str | None, pasted: str | None, prediction_column: str | None) -> list:
@@ -38,26 +43,52 @@ def comparison_html(
     confidence_level: float = 0.95,
     n_resamples: int = 1000,
     seed: int = 0,
+    budget: Budget | None = None,
 ) -> str:
     """Each system column against the baseline column as an HTML table ("" when none is given);
-    ``options`` are ``rouge_plus.score`` keywords. ``InputError`` names a bad cell."""
+    ``options`` are ``rouge_plus.score`` keywords. ``InputError`` names a bad cell,
+    ``LimitError`` a limit of the Space (the systems' texts count towards the request's)."""
     systems = [column for column in dict.fromkeys(system_columns) if column != baseline_column]
     if not systems:
         return ""
-    baseline, references = corpus_from_records(records, baseline_column, reference_columns)
-    predictions = {
-        column: corpus_from_records(records, column, reference_columns)[0] for column in systems
-    }
     try:
-        result = compare(
-            baseline,
-            predictions,
-            references,
-            confidence_level=float(confidence_level),
-            n_resamples=int(n_resamples),
-            seed=int(seed),
-            baseline_name=baseline_column,
-            **options,
+        resamples = int(n_resamples)
+    except (TypeError, ValueError):
+        raise InputError("Give the resamples as a number.") from None
+    check_options(score_options(options, n_resamples=resamples))
+    baseline, references = corpus_from_records(records, baseline_column, reference_columns)
+    batches = {
+        column: normalize_inputs(corpus_from_records(records, column, reference_columns)[0],
+                                 references)
+        for column in [baseline_column, *systems]
+    }  # fmt: skip
+    characters = sum(check_sizes(batch) for batch in batches.values())
+    settings = (float(confidence_level), resamples, int(seed))
+    return within_budget(
+        budget or Budget(), characters, compared_html, batches, score_options(options), *settings
+    )
+
+
+def compared_html(
+    batches: dict[str, Batch],
+    options: ScoreOptions,
+    confidence_level: float,
+    n_resamples: int,
+    seed: int,
+) -> str:
+    """:func:`comparison_html`'s work: every column scored (the first is the baseline), then
+    compared."""
+    scores = {column: score_rows(batch, options) for column, batch in batches.items()}
+    baseline_name, *systems = scores
+    try:
+        result = compare_scores(
+            scores[baseline_name].scores,
+            {name: scores[name].scores for name in systems},
+            n_resamples=n_resamples,
+            seed=seed,
+            confidence_level=confidence_level,
+            signature=scores[baseline_name].signature,
+            baseline_name=baseline_name,
         )
     except RougePlusError as error:
         raise InputError(str(error)) from error
@@ -120,12 +151,18 @@ def compare_corpus(
     n_resamples: int,
     seed: int,
     options: dict,
+    *,
+    budget: Budget | None = None,
 ) -> str:
     """The corpus tab's comparison table (empty when no column is chosen to compare with)."""
     if not system_columns:
         return ""
+    records = load_source(upload, pasted)
+    prediction_column, reference_columns = chosen_columns(
+        records, prediction_column, reference_columns
+    )
     return comparison_html(
-        load_source(upload, pasted),
+        records,
         prediction_column,
         system_columns,
         reference_columns,
@@ -133,4 +170,5 @@ def compare_corpus(
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         seed=seed,
+        budget=budget,
     )

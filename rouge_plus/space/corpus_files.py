@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import InputError
-from ..readers import Record, decode, looks_like_jsonl, parse_records
+from ..readers import Record, column_names, decode, looks_like_jsonl, parse_records
 from ..results import ExampleScores
 from .limits import MAX_UPLOAD_BYTES, MAX_UPLOAD_MB
 
@@ -64,6 +64,19 @@ def guess_column(columns: Sequence[str], preferred: Sequence[str]) -> str | None
     """The first of ``preferred`` among ``columns`` (ignoring case), as spelled in ``columns``."""
     lowered = {column.lower(): column for column in columns}
     return next((lowered[name] for name in preferred if name in lowered), None)
+
+
+def chosen_columns(
+    records: Sequence[Record], prediction: str | None, references: Sequence[str] | None
+) -> tuple[str | None, list[str]]:
+    """The prediction and reference columns: as chosen, or where none is chosen yet (data
+    pasted and scored before the pickers were filled), the guesses the pickers would show."""
+    columns = column_names(records) if not prediction or not references else []
+    guessed = guess_column(columns, REFERENCE_COLUMNS)
+    return (
+        prediction or guess_column(columns, PREDICTION_COLUMNS),
+        list(references or ([guessed] if guessed else [])),
+    )
 
 
 @functools.cache

@@ -2,22 +2,30 @@
 
 Every limit is a named constant here; the page states them (:func:`limits_markdown`),
 docs/space.md repeats them (a test holds the two together), and a request beyond one is refused
-before any scoring with a message that names the limit. Scoring then runs in chunks of rows and
-stops between two chunks when the request's time budget is spent or its client has gone. Large
-requests take turns (:data:`LARGE_AT_ONCE` at a time), so a small one never waits behind them.
+before any scoring with a message that names the limit. A small request is worked on at once; a
+large one waits for its turn (:data:`LARGE_AT_ONCE` at a time, :data:`LARGE_WAITING` waiting)
+and is worked on in a process of its own (:func:`within_budget`), which is killed the moment
+the request's time budget is spent or its client has gone: one pair of long texts takes
+seconds on the pure-Python kernels, so looking at the budget between pieces of work could not
+stop it in time.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import TypeVar
 
 import numpy as np
 
-from ..errors import ClientGone, LimitError
+from ..errors import ClientGone, LimitError, RougePlusError
 from ..inputs import Batch
 from ..options import ScoreOptions
 from ..results import ExampleScores
@@ -39,14 +47,21 @@ ROUGE_W_WEIGHTS = (1.0, 3.0)  # the smallest and largest w of rougeW-<w>
 MAX_RESAMPLES = 10_000  # bootstrap resamples
 MAX_STOPWORDS = 10_000  # words of a stopword list given to the API
 TIME_BUDGET_S = 30  # seconds a request may work, waiting for its turn included
-CONCURRENT_REQUESTS = 8  # requests of one kind (pair, corpus, API) running at once
-QUEUE_SIZE = 32  # requests waiting for their turn, beyond which the Space says it is busy
+CONCURRENT_REQUESTS = 8  # small requests of one kind (pair, corpus, compare, API) at once
+QUEUE_SIZE = 32  # requests waiting for Gradio's queue, beyond which the Space says it is busy
 LARGE_AT_ONCE = 2  # large requests working at once, the others waiting their turn
-SMALL_REQUEST_TOKENS = 5_000  # a request with at most this many tokens in all is small
-CHUNK_TOKENS = 20_000  # tokens scored between two looks at the time budget
+LARGE_WAITING = 24  # large requests waiting for their turn, beyond which the Space says busy
+# A request whose texts hold at most this many characters in all (so as many tokens) is small:
+# 8 types of the slowest kind take under a second on it on the pure-Python kernels.
+SMALL_REQUEST_CHARS = 2_000
+CHUNK_TOKENS = 20_000  # tokens scored between two progress reports
+BUDGET_POLL_S = 0.1  # how often the budget of a request at work is looked at
+WORKER_NICENESS = 10  # large work yields the processor to the server's small requests
 
 
-__all__ = ["Budget", "ClientGone", "LimitError", "check_options", "check_texts"]
+__all__ = ["Budget", "ClientGone", "LimitError", "check_options", "check_texts", "within_budget"]
+
+Result = TypeVar("Result")
 
 
 @dataclass
@@ -74,20 +89,147 @@ class Budget:
 
 
 _LARGE_TURNS = threading.BoundedSemaphore(LARGE_AT_ONCE)
+_waiting = [0]  # large requests waiting for their turn
+_waiting_lock = threading.Lock()
+
+
+def is_small(characters: int) -> bool:
+    """Whether a request whose texts hold ``characters`` characters in all is small."""
+    return characters <= SMALL_REQUEST_CHARS
 
 
 @contextlib.contextmanager
-def turn(tokens: int, budget: Budget) -> Iterator[None]:
-    """Wait for a large request's turn (small requests go at once), within the budget."""
-    if tokens <= SMALL_REQUEST_TOKENS:
+def turn(characters: int, budget: Budget) -> Iterator[None]:
+    """Wait for a large request's turn (small requests go at once), within the budget;
+    ``LimitError`` at once when :data:`LARGE_WAITING` large requests already wait."""
+    if is_small(characters):
         yield
         return
-    while not _LARGE_TURNS.acquire(timeout=0.25):
-        budget.check()
+    if not _LARGE_TURNS.acquire(blocking=False):
+        with _waiting_lock:
+            if _waiting[0] >= LARGE_WAITING:
+                raise LimitError(
+                    f"The Space is busy: {LARGE_WAITING} large requests are waiting for their "
+                    "turn. Try again in a minute, or score fewer or shorter texts at a time."
+                )
+            _waiting[0] += 1
+        try:
+            while not _LARGE_TURNS.acquire(timeout=BUDGET_POLL_S):
+                budget.check()
+        finally:
+            with _waiting_lock:
+                _waiting[0] -= 1
     try:
         yield
     finally:
         _LARGE_TURNS.release()
+
+
+def within_budget(
+    budget: Budget,
+    characters: int,
+    work: Callable[..., Result],
+    *args: object,
+    on_progress: Callable[..., None] | None = None,
+) -> Result:
+    """``work(*args)`` (with ``progress=on_progress`` when given), for a request whose texts
+    hold ``characters`` characters: a small request's here and now; a large one's when its
+    turn comes, in a worker process that is killed as soon as ``budget`` says stop, so that
+    no unit of work, however long, runs on past the budget.
+
+    ``work`` must be importable by name (a module-level function) and its arguments and
+    result picklable; its errors are raised here.
+    """
+    progress = {} if on_progress is None else {"progress": on_progress}
+    with turn(characters, budget):
+        budget.check()
+        if is_small(characters):
+            return work(*args, **progress)
+        return _in_worker(budget, work, args, on_progress)
+
+
+def _in_worker(
+    budget: Budget,
+    work: Callable[..., Result],
+    args: tuple,
+    on_progress: Callable[..., None] | None,
+) -> Result:
+    context = _worker_context()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_work_in_worker, args=(sender, work, args, on_progress is not None), daemon=True
+    )
+    try:
+        process.start()
+    except OSError as error:  # the workers' server is gone; it is started again next time
+        receiver.close()
+        raise LimitError(f"The Space could not start a worker ({error}): try again.") from None
+    finally:
+        sender.close()
+    try:
+        while True:
+            while not receiver.poll(BUDGET_POLL_S):
+                budget.check()
+                if not process.is_alive() and not receiver.poll():
+                    raise LimitError(
+                        "The worker scoring this request stopped (out of memory?): score fewer "
+                        "or shorter texts at a time."
+                    )
+            kind, value = receiver.recv()
+            if kind == "progress" and on_progress is not None:
+                on_progress(*value)
+            elif kind == "error":
+                raise value
+            elif kind == "result":
+                return value
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
+
+
+def _work_in_worker(sender: Connection, work: Callable, args: tuple, reports: bool) -> None:
+    """The worker process: ``work(*args)``, its progress, its result or its error, sent back."""
+
+    def report(*value: object) -> None:
+        sender.send(("progress", value))
+
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+    try:
+        result = work(*args, **({"progress": report} if reports else {}))
+    except (RougePlusError, MemoryError, RecursionError, OverflowError) as error:
+        sender.send(("error", error))
+    else:
+        sender.send(("result", result))
+    finally:
+        sender.close()
+
+
+# What the workers' server imports once: the modules of the work functions. (Each worker
+# imports the main script again, as multiprocessing does: app.py builds nothing then.)
+_WORKER_PRELOAD = [f"rouge_plus.space.{name}" for name in ("limits", "scoring", "comparison")]
+
+
+@functools.cache
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """The workers' start method: forked from a server process that imported the scoring
+    modules once (a worker starts in milliseconds), or spawned where there is none."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(_WORKER_PRELOAD)
+    return context
+
+
+def start_workers() -> None:
+    """Start the workers' server now, so that the first large request does not wait for it."""
+    context = _worker_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 def check_options(options: ScoreOptions) -> None:
@@ -114,22 +256,29 @@ def check_options(options: ScoreOptions) -> None:
         _refuse(f"{len(stopwords):,} stopwords", f"at most {MAX_STOPWORDS:,}")
 
 
-def check_texts(batch: Batch, options: ScoreOptions) -> np.ndarray:
-    """The number of tokens of each row (prediction and references), after ``LimitError`` for
-    texts beyond the Space's limits: rows, references, bytes, characters and tokens."""
+def check_sizes(batch: Batch) -> int:
+    """The number of characters of ``batch``'s texts, after ``LimitError`` for rows,
+    references, bytes or characters beyond the Space's limits (no text is tokenized)."""
     if len(batch) > MAX_ROWS:
         _refuse(f"{len(batch):,} rows", f"at most {MAX_ROWS:,} per request")
-    size = 0
+    size = characters = 0
     for row, refs in enumerate(batch.references):
         if len(refs) > MAX_REFERENCES:
             _refuse(f"row {row} has {len(refs)} references", f"at most {MAX_REFERENCES}")
         for text in (batch.predictions[row], *refs):
             if len(text) > MAX_TEXT_CHARS:
-                characters = f"{len(text):,} characters"
-                _refuse(f"a text of row {row} has {characters}", f"{MAX_TEXT_CHARS:,}")
+                what = f"a text of row {row} has {len(text):,} characters"
+                _refuse(what, f"{MAX_TEXT_CHARS:,}")
+            characters += len(text)
             size += len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_UPLOAD_BYTES:
         _refuse(f"{size / 2**20:.1f} MB of text", f"{MAX_UPLOAD_MB} MB per request")
+    return characters
+
+
+def count_tokens(batch: Batch, options: ScoreOptions) -> np.ndarray:
+    """The number of tokens of each row (prediction and references), after ``LimitError`` for
+    a text of more tokens than the Space takes."""
     most = MAX_SYNONYM_TOKENS if options.needs_synonyms else MAX_TEXT_TOKENS
     tokenize = get_tokenizer(options.tokenizer)
     tokens = np.zeros(len(batch), dtype=np.int64)
@@ -143,26 +292,39 @@ def check_texts(batch: Batch, options: ScoreOptions) -> np.ndarray:
     return tokens
 
 
+def check_texts(batch: Batch, options: ScoreOptions) -> np.ndarray:
+    """The number of tokens of each row (prediction and references), after ``LimitError`` for
+    texts beyond the Space's limits: rows, references, bytes, characters and tokens."""
+    check_sizes(batch)
+    return count_tokens(batch, options)
+
+
+def score_rows(
+    batch: Batch, options: ScoreOptions, progress: Callable[[int, int], None] | None = None
+) -> ExampleScores:
+    """Per-example scores of ``batch`` after its tokens are counted against the limits, in
+    chunks of about :data:`CHUNK_TOKENS` tokens, ``progress(start, stop)`` after each."""
+    tokens = count_tokens(batch, options)
+    return score_stream(_chunks(batch, tokens), options, on_chunk=progress)
+
+
 def score_within_limits(
     batch: Batch,
     options: ScoreOptions,
     budget: Budget,
     on_chunk: Callable[[int, int], None] | None = None,
 ) -> ExampleScores:
-    """Per-example scores of ``batch``, checked against the limits first, scored in chunks of
-    about :data:`CHUNK_TOKENS` tokens with a look at ``budget`` after each (and ``on_chunk``),
-    when its turn comes."""
+    """Per-example scores of ``batch``, checked against the limits first, within ``budget``
+    (:func:`within_budget`); ``on_chunk(start, stop)`` after each chunk of rows."""
     check_options(options)
-    tokens = check_texts(batch, options)
+    characters = check_sizes(batch)
 
     def after_chunk(start: int, stop: int) -> None:
         budget.check()
         if on_chunk is not None:
             on_chunk(start, stop)
 
-    with turn(int(tokens.sum()), budget):
-        budget.check()
-        return score_stream(_chunks(batch, tokens), options, on_chunk=after_chunk)
+    return within_budget(budget, characters, score_rows, batch, options, on_progress=after_chunk)
 
 
 def aggregate_within(
@@ -210,9 +372,12 @@ def limits_markdown() -> str:
             f"{SPACE_MAX_SKIP_GAP} (or *), "
             f"ROUGE-W weights from {low:g} to {high:g}",
             f"- up to {MAX_RESAMPLES:,} bootstrap resamples",
-            f"- {TIME_BUDGET_S} s of work per request; large requests take turns, "
-            f"{LARGE_AT_ONCE} at a time; work stops when the page is closed",
-            f"- {CONCURRENT_REQUESTS} requests of each kind (single pair, corpus, API) at once "
-            f"and {QUEUE_SIZE} waiting; beyond that the Space says it is busy",
+            f"- {TIME_BUDGET_S} s of work per request, waiting included; work stops when the "
+            "page is closed",
+            f"- a request of up to {SMALL_REQUEST_CHARS:,} characters is small and answered at "
+            f"once; large requests take turns, {LARGE_AT_ONCE} at a time and "
+            f"{LARGE_WAITING} waiting; {CONCURRENT_REQUESTS} requests of each kind (single "
+            f"pair, corpus, comparison, API) at once and {QUEUE_SIZE} waiting; beyond that "
+            "the Space says it is busy",
         ]
     )

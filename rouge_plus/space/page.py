@@ -16,13 +16,17 @@ import ctypes
 import ctypes.util
 import functools
 import gc
+import inspect
 import logging
 import os
+import signal
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import gradio as gr
+from gradio.block_function import BlockFunction
 from gradio.context import LocalContext
+from gradio.state_holder import SessionState
 from matplotlib.figure import Figure
 
 from .._version import __version__
@@ -38,6 +42,7 @@ from .compiled import backend
 from .corpus_files import (
     PREDICTION_COLUMNS,
     REFERENCE_COLUMNS,
+    chosen_columns,
     download_folder,
     guess_column,
     load_source,
@@ -46,15 +51,18 @@ from .corpus_files import (
 from .histogram import histogram_figure
 from .limits import (
     CONCURRENT_REQUESTS,
+    LARGE_AT_ONCE,
+    LARGE_WAITING,
     MAX_RESAMPLES,
     MAX_UPLOAD_MB,
     QUEUE_SIZE,
     Budget,
     check_options,
-    check_texts,
+    check_sizes,
     limits_markdown,
     score_within_limits,
-    turn,
+    start_workers,
+    within_budget,
 )
 from .pair_input import check_pair, split_references
 from .render import CSS, explanation_html, scores_table_html, summary_table_html
@@ -65,12 +73,10 @@ from .scoring import (
     bootstrap_options,
     build_options,
     corpus_summary,
-    explain_references,
     language_choices,
-    pair_scores,
     profile_defaults,
+    report_pair,
     score_options,
-    scoring_plan,
     stopword_choices,
 )
 
@@ -146,21 +152,40 @@ the same for your own judgments.
 
 REFUSED = "Cannot score this input"
 
+# Requests of one kind in Gradio's hands at once: the large ones at work or waiting for their
+# turn (in all kinds together, at most LARGE_AT_ONCE + LARGE_WAITING) leave CONCURRENT_REQUESTS
+# slots to small ones, which therefore never wait behind them in Gradio's queue.
+SLOTS_PER_KIND = CONCURRENT_REQUESTS + LARGE_AT_ONCE + LARGE_WAITING
+# Threads for the handlers: every kind's slots, and the page's light events.
+MAX_THREADS = 5 * SLOTS_PER_KIND
 
-def releasing_memory(handler: Callable[..., Result]) -> Callable[..., Result]:
-    """``handler``, giving the memory it freed back to the system when it returns: glibc keeps
-    the freed heap of large requests otherwise (about 50 MB after four at the limits)."""
+
+def scoring_event(handler: Callable[..., Result]) -> Callable[..., Result]:
+    """``handler`` as a scoring event of the page: it is given the request's ``budget`` (the
+    time limit, and whether its client is still there) as its keyword-only parameter ``budget``
+    (Gradio passes the inputs by position), its errors become a message
+    (:func:`user_errors`), and the memory it freed goes back to the system when it returns
+    (glibc keeps the freed heap of large requests otherwise: about 50 MB after four at the
+    limits). Every event that scores is one, whoever calls it (the page, or a client calling
+    the event by its number); a test holds the page to it."""
+    parameters = inspect.signature(handler).parameters
+    shown = inspect.Signature([p for name, p in parameters.items() if name != "budget"])
 
     @functools.wraps(handler)
-    def release_after(*args: object, **kwargs: object) -> Result:
+    def event(*args: object, **kwargs: object) -> Result:
         try:
-            return handler(*args, **kwargs)
+            with user_errors():
+                return handler(*args, budget=Budget(client_gone), **kwargs)
         finally:
             gc.collect()
             if _LIBC is not None:
                 _LIBC.malloc_trim(0)
 
-    return release_after
+    event.__signature__ = shown.replace(  # type: ignore[attr-defined]
+        return_annotation=inspect.signature(handler).return_annotation
+    )
+    event.scoring_event = True  # type: ignore[attr-defined]
+    return event
 
 
 def _glibc() -> ctypes.CDLL | None:
@@ -173,6 +198,11 @@ def _glibc() -> ctypes.CDLL | None:
 
 
 _LIBC = _glibc()
+# glibc gives each thread a heap of its own (up to 8 per core), and a heap that held one large
+# request's texts keeps pages that malloc_trim cannot return: after 20 requests at the limits
+# the server stayed 70 MB above its idle size; with two heaps, within 5%.
+M_ARENA_MAX = -8  # mallopt's parameter number
+MALLOC_ARENAS = 2
 
 
 @contextlib.contextmanager
@@ -196,6 +226,33 @@ def user_errors() -> Iterator[None]:
     raise gr.Error(message, title=REFUSED, print_exception=False)
 
 
+class SpaceBlocks(gr.Blocks):
+    """The page's Blocks, with two changes to how Gradio (6.31) takes a request's values:
+
+    - a request that Gradio refuses before any handler runs (too few values, a file that was
+      not uploaded: what only a client skipping the page sends) is a message and one line in
+      the log, as every refusal, not a traceback;
+    - the values are not kept in the session's copy of the page once the handler has them:
+      Gradio keeps every input's last value per session (up to 10,000 sessions), so each API
+      client or page left the server holding its last texts (5 MB per request at the limits).
+    """
+
+    async def preprocess_data(
+        self, block_fn: BlockFunction, inputs: list, state: SessionState | None, *args: object
+    ) -> list:
+        try:
+            processed = await super().preprocess_data(block_fn, inputs, state, *args)
+        except (ValueError, TypeError) as error:
+            message = str(error).splitlines()[0]
+        else:
+            for block in block_fn.inputs if state is not None else ():
+                if not block.stateful and block._id in state.config_values:
+                    state._update_value_in_config(block._id, None)
+            return processed
+        logger.info("refused: %s", message)
+        raise gr.Error(message, title=REFUSED, print_exception=False)
+
+
 def client_gone() -> bool:
     """Whether the client of the running Gradio event has left (closed the page, dropped the
     connection): Gradio then marks the event dead but lets its function run on.
@@ -215,9 +272,12 @@ def client_gone() -> bool:
 
 def read_options(**settings: object) -> dict:
     """The shared option inputs (``build_options``'s parameters) as ``rouge_plus.score``
-    keywords; every scoring event starts here, so a bad option stops it with a message."""
+    keywords, within the Space's limits; every scoring event starts here, so a bad option stops
+    it with a message (and every scoring event checks them again: a client may skip this)."""
     with user_errors():
-        return build_options(**settings)
+        options = build_options(**settings)
+        check_options(score_options(options))
+        return options
 
 
 def options_reader(settings: dict[str, gr.components.Component]) -> Callable[[dict], dict]:
@@ -231,25 +291,23 @@ def options_reader(settings: dict[str, gr.components.Component]) -> Callable[[di
     return read_option_components
 
 
-@releasing_memory
+@scoring_event
 def score_single(
-    prediction: str, references_text: str, ngram_n: int, options: dict
+    prediction: str, references_text: str, ngram_n: int, options: dict, *, budget: Budget
 ) -> tuple[str, str, str]:
     """The single-pair tab: (scores table, highlighted texts, signature) as HTML/Markdown."""
-    budget = Budget(client_gone)
-    with user_errors():
-        references = split_references(references_text)
-        check_pair(prediction, references)
-        plan = scoring_plan(options)
-        resolved = plan.options
-        check_options(resolved)
-        tokens = check_texts(Batch([prediction], [references]), resolved)
-        with turn(int(tokens.sum()), budget):
-            scores = pair_scores(prediction, references, plan)
-            explained = explain_references(prediction, references, plan, int(ngram_n), budget)
-    highlights = explanation_html(prediction, explained, int(ngram_n), resolved.needs_synonyms)
+    references = split_references(references_text)
+    check_pair(prediction, references)
+    resolved = score_options(options)
+    check_options(resolved)
+    characters = check_sizes(Batch([prediction], [references]))
+    pair = within_budget(budget, characters, report_pair, prediction, references, resolved,
+                         int(ngram_n))  # fmt: skip
+    highlights = explanation_html(
+        prediction, pair.explained, int(ngram_n), resolved.needs_synonyms
+    )
     summary = f"{len(references)} reference(s), combined with multi_ref=`{resolved.multi_ref}`"
-    return scores_table_html(scores), highlights, f"{summary}  \n`{plan.signature}`"
+    return scores_table_html(pair.scores), highlights, f"{summary}  \n`{pair.signature}`"
 
 
 def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, str]:
@@ -271,7 +329,7 @@ def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, 
     )
 
 
-@releasing_memory
+@scoring_event
 def score_corpus(
     upload: str | None,
     pasted: str | None,
@@ -282,25 +340,26 @@ def score_corpus(
     seed: int,
     options: dict,
     progress: gr.Progress = gr.Progress(),  # noqa: B008 - Gradio's way to request a progress bar
+    *,
+    budget: Budget,
 ) -> tuple[str, Figure, str, str]:
     """The corpus tab: (aggregate table, histogram, per-example CSV path, status line)."""
-    budget = Budget(client_gone)
-    with user_errors():
-        rows = load_source(upload, pasted)
-        predictions, references = corpus_from_records(rows, prediction_column, reference_columns)
-        batch = normalize_inputs(predictions, references)
-        bootstrap = bootstrap_options(options, confidence_level, n_resamples, seed)
-        check_options(bootstrap)
-        progress((0, len(batch)), desc="Scoring", unit="rows")
-        examples = score_within_limits(
-            batch,
-            score_options(options),
-            budget,
-            on_chunk=lambda _, stop: progress((stop, len(batch)), desc="Scoring", unit="rows"),
-        )
-        progress(1.0, desc="Bootstrap confidence intervals")
-        summary = corpus_summary(examples, bootstrap, budget)
-        csv_path = write_scores_csv(examples, download_folder())
+    rows = load_source(upload, pasted)
+    columns = chosen_columns(rows, prediction_column, reference_columns)
+    predictions, references = corpus_from_records(rows, *columns)
+    batch = normalize_inputs(predictions, references)
+    bootstrap = bootstrap_options(options, confidence_level, n_resamples, seed)
+    check_options(bootstrap)
+    progress((0, len(batch)), desc="Scoring", unit="rows")
+    examples = score_within_limits(
+        batch,
+        score_options(options),
+        budget,
+        on_chunk=lambda _, stop: progress((stop, len(batch)), desc="Scoring", unit="rows"),
+    )
+    progress(1.0, desc="Bootstrap confidence intervals")
+    summary = corpus_summary(examples, bootstrap, budget)
+    csv_path = write_scores_csv(examples, download_folder())
     status = (
         f"Scored {len(examples):,} examples · {bootstrap.n_resamples:,} bootstrap resamples, "
         f"seed {bootstrap.seed}  \n`{examples.signature}`"
@@ -313,10 +372,7 @@ def score_corpus(
     )
 
 
-@functools.wraps(comparison.compare_corpus)
-def compare_corpus(*args: object) -> str:
-    with user_errors():
-        return comparison.compare_corpus(*args)
+compare_corpus = scoring_event(comparison.compare_corpus)
 
 
 def update_compare_columns(upload: str | None, pasted: str | None, prediction: str | None) -> dict:
@@ -324,11 +380,10 @@ def update_compare_columns(upload: str | None, pasted: str | None, prediction: s
     return gr.update(choices=comparison.system_choices(upload, pasted, prediction), value=[])
 
 
-@releasing_memory
+@scoring_event
 @functools.wraps(api.score_api)
-def score_api(*args: object, **kwargs: object) -> dict:
-    with user_errors():
-        return api.score_api(*args, budget=Budget(client_gone), **kwargs)
+def score_api(*args: object, budget: Budget, **kwargs: object) -> dict:
+    return api.score_api(*args, budget=budget, **kwargs)
 
 
 def cleared(count: int) -> Callable[[], list[None]]:
@@ -346,7 +401,7 @@ def cleared(count: int) -> Callable[[], list[None]]:
 
 def build_demo() -> gr.Blocks:
     """The whole page; nothing runs until it is launched."""
-    with gr.Blocks(
+    with SpaceBlocks(
         title="ROUGE+ · rouge_plus", analytics_enabled=False, delete_cache=DELETE_CACHE
     ) as demo:
         gr.Markdown(INTRO)
@@ -364,8 +419,14 @@ def build_demo() -> gr.Blocks:
                     corpus = _corpus_tab()
         _wire_single(demo, single, settings)
         _wire_corpus(corpus, settings)
-        gr.api(score_api, api_name="score")
+        gr.api(score_api, api_name="score", **_kind("api"))
     return demo.queue(default_concurrency_limit=CONCURRENT_REQUESTS, max_size=QUEUE_SIZE)
+
+
+def _kind(name: str) -> dict:
+    """The keywords of a scoring event of kind ``name``: its kind's slots (see
+    :data:`SLOTS_PER_KIND`), shared by the kind's events."""
+    return {"concurrency_id": name, "concurrency_limit": SLOTS_PER_KIND}
 
 
 def _options_column() -> dict[str, gr.components.Component]:
@@ -467,7 +528,9 @@ def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
     for trigger in [*tab["triggers"], demo.load]:
         read = trigger(read_options, set(settings.values()), options, **private)
         read.failure(clear, None, tab["outputs"], queue=False, **private)
-        scored = read.success(score_single, [*tab["inputs"], options], tab["outputs"], **private)
+        scored = read.success(
+            score_single, [*tab["inputs"], options], tab["outputs"], **private, **_kind("pair")
+        )
         scored.failure(clear, None, tab["outputs"], queue=False, **private)
 
 
@@ -526,7 +589,9 @@ def _wire_corpus(tab: dict, settings: dict) -> None:
     upload, pasted = source = tab["source"]
     column_outputs = [*tab["columns"], tab["status"]]
     upload.change(update_columns, source, column_outputs, **private)
-    pasted.blur(update_columns, source, column_outputs, **private)
+    # On any change (a paste, typing), not only on leaving the box: a paste followed at once by
+    # "Score corpus" then finds the pickers filled (and scoring guesses any left empty).
+    pasted.change(update_columns, source, column_outputs, **private)
     tab["sample"].click(sample_text, None, pasted, **private).then(
         update_columns, source, column_outputs, **private
     )
@@ -543,6 +608,7 @@ def _wire_corpus(tab: dict, settings: dict) -> None:
         [*source, *tab["columns"], *tab["bootstrap"], options],
         tab["outputs"],
         **private,
+        **_kind("corpus"),
     )
     scored.failure(clear, None, outputs, queue=False, **private)
     compared = scored.success(
@@ -550,19 +616,26 @@ def _wire_corpus(tab: dict, settings: dict) -> None:
         [*source, *tab["columns"], compare_columns, *tab["bootstrap"], options],
         comparison_table,
         **private,
+        **_kind("compare"),
     )
     compared.failure(clear, None, outputs, queue=False, **private)
 
 
 def main(demo: gr.Blocks | None = None) -> None:
     """Serve the page (``demo``, or a new one) until interrupted; the console gets one line per
-    refused request."""
+    refused request. SIGTERM stops it as Ctrl-C does, so that Gradio's cache and the downloads
+    are deleted on the way out."""
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger(__package__).setLevel(logging.INFO)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if _LIBC is not None:  # the handler threads share a few heaps, which malloc_trim can empty
+        _LIBC.mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+    start_workers()
     (demo or build_demo()).launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
         max_file_size=f"{MAX_UPLOAD_MB}mb",
+        max_threads=MAX_THREADS,
         theme=gr.themes.Soft(
             primary_hue="indigo",
             font=["ui-sans-serif", "system-ui", "sans-serif"],

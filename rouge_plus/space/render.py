@@ -55,20 +55,23 @@ def scores_table_html(scores: dict[str, tuple]) -> str:
 
 
 def summary_table_html(summary: dict[str, float], rouge_types: Sequence[str], level: float) -> str:
-    """Mean F with its bootstrap interval, and the bootstrap P and R, per type."""
+    """Mean F, P and R per type (the command line's numbers), and F's bootstrap interval."""
     percent = f"{100 * level:g}%"
     rows = "".join(
         f"<tr>{_row_head(name)}"
         f"<td class='rp-f'>{score_bar_html(summary[f'{name}_mean'])}</td>"
         f"<td>{format_score(summary[f'{name}_low'])} – {format_score(summary[f'{name}_high'])}</td>"
-        f"<td>{format_score(summary[f'{name}_precision'])}</td>"
-        f"<td>{format_score(summary[f'{name}_recall'])}</td></tr>"
+        f"<td>{format_score(summary[f'{name}_mean_precision'])}</td>"
+        f"<td>{format_score(summary[f'{name}_mean_recall'])}</td></tr>"
         for name in rouge_types
     )
     return (
         f"<table class='rp-table rp-corpus'><thead><tr><th>Type</th><th>Mean F</th>"
-        f"<th>{percent} CI of F</th><th>Precision</th><th>Recall</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
+        f"<th>{percent} CI of F (bootstrap)</th><th>Mean precision</th><th>Mean recall</th>"
+        f"</tr></thead><tbody>{rows}</tbody></table>"
+        "<p><small>Means over the examples, as <code>rouge_plus.score</code> and the "
+        "<code>rouge-plus</code> command line give them; the interval is the bootstrap's "
+        "percentile interval of the mean F.</small></p>"
     )
 
 
@@ -156,4 +159,9 @@ mark.rp-ngram { background: #fde68a; }
 mark.rp-lcs { background: #bfdbfe; }
 mark.rp-both { background: #86efac; }
 mark.rp-synonym { background: #f5d0fe; }
+/* A phone: the inputs and scores first, the options after them; wide tables scroll. */
+@media (max-width: 640px) {
+  #options { order: 2; }
+  #pair-scores, #corpus-summary, #corpus-comparison { overflow-x: auto; }
+}
 """

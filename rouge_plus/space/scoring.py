@@ -6,6 +6,7 @@ numbers and its signature line are those of the library called with the same key
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,6 +101,8 @@ def build_options(
 
 def score_options(options: dict, **overrides: object) -> ScoreOptions:
     """``options`` (and ``overrides``) as a :class:`ScoreOptions`; ``InputError`` if invalid."""
+    if not isinstance(options, dict):  # a client called a scoring event without reading them
+        raise InputError("No options were given: read the options first.")
     try:
         return ScoreOptions.from_kwargs(**options, **overrides)
     except RougePlusError as error:
@@ -130,21 +133,40 @@ class ReferenceExplanation:
 
 
 def explain_references(
-    prediction: str, references: list[str], plan: ScoringPlan, ngram_n: int, budget: Budget
+    prediction: str, references: list[str], plan: ScoringPlan, ngram_n: int
 ) -> list[ReferenceExplanation]:
-    """The prediction against each reference on its own, highlighted and scored, with a look
-    at ``budget`` before each reference."""
-    explained = []
-    for reference in references:
-        budget.check()
-        explained.append(
-            ReferenceExplanation(
-                reference,
-                explain_with_plan(prediction, reference, plan, ngram_n=ngram_n),
-                pair_scores(prediction, [reference], plan),
-            )
+    """The prediction against each reference on its own, highlighted and scored."""
+    return [
+        ReferenceExplanation(
+            reference,
+            explain_with_plan(prediction, reference, plan, ngram_n=ngram_n),
+            pair_scores(prediction, [reference], plan),
         )
-    return explained
+        for reference in references
+    ]
+
+
+@dataclass(frozen=True)
+class PairReport:
+    """What the single-pair tab shows: the pair's scores, each reference explained, and the
+    signature of the options."""
+
+    scores: dict[str, tuple]
+    explained: list[ReferenceExplanation]
+    signature: str
+
+
+def report_pair(
+    prediction: str, references: list[str], options: ScoreOptions, ngram_n: int
+) -> PairReport:
+    """The single-pair tab's work (in a worker process for a large pair: its plan is built
+    there, since a plan holds what cannot be sent)."""
+    plan = ScoringPlan(options)
+    return PairReport(
+        pair_scores(prediction, references, plan),
+        explain_references(prediction, references, plan, ngram_n),
+        plan.signature,
+    )
 
 
 def bootstrap_options(
@@ -165,9 +187,14 @@ def bootstrap_options(
 def corpus_summary(
     examples: ExampleScores, bootstrap: ScoreOptions, budget: Budget
 ) -> dict[str, float]:
-    """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R) plus
-    ``<type>_mean`` plain means of F; ``budget`` is looked at between types."""
+    """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R), plus the plain
+    means the command line and ``rouge_plus.score`` give by default: ``<type>_mean`` (F),
+    ``<type>_mean_precision`` and ``<type>_mean_recall``; ``budget`` is looked at between
+    types."""
     summary = aggregate_within(examples, bootstrap, budget)
-    for name, values in examples.scores.items():
-        summary[f"{name}_mean"] = float(values[:, 2].mean())
+    means = examples.aggregate(dataclasses.replace(bootstrap, aggregation="mean"))
+    for name in examples.scores:
+        summary[f"{name}_mean"] = means[f"{name}_fmeasure"]
+        summary[f"{name}_mean_precision"] = means[f"{name}_precision"]
+        summary[f"{name}_mean_recall"] = means[f"{name}_recall"]
     return summary

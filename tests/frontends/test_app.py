@@ -6,6 +6,8 @@ The logic behind them (rouge_plus.space) is tested in test_space.py.
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -205,3 +207,70 @@ def test_api_reports_bad_input_as_an_error_message(client) -> None:
 
     with pytest.raises(AppError, match="differ in length"):
         client.predict(["a", "b"], ["a"], api_name="/score")
+
+
+# --- the server: refusals, shutdown ----------------------------------------------------------
+
+
+def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None:
+    """What only a client skipping the page sends (too few values, a file it did not upload,
+    a column its pickers do not offer) is refused with one line in the log, not a traceback;
+    and a server stopped with SIGTERM, as a Space stops it, leaves no upload or download behind
+    (Gradio 6.31's ``gr.File`` leaves an empty temporary file per event, which holds nothing)."""
+    pytest.importorskip("gradio_client")
+    from support.app_server import app_process
+    from support.raw_events import RawSession
+
+    gradio_dir, temp_dir = tmp_path / "gradio", tmp_path / "tmp"
+    temp_dir.mkdir()
+    env = {**os.environ, "GRADIO_TEMP_DIR": str(gradio_dir), "TMPDIR": str(temp_dir)}
+    rows = "\n".join(json.dumps(row) for row in ROWS).encode()
+    with (tmp_path / "server.log").open("w+") as log:
+        with app_process(env=env, log=log) as (url, process):
+            session = RawSession(url)
+            assert not session.call("score", [["a"], [["a"]]])["success"]  # 2 of 21 values
+            not_uploaded = {"path": __file__, "meta": {"_type": "gradio.FileData"}}
+            corpus = [None, "prediction", ["references"], 0.95, 100, 0]
+            assert not session.call("score_corpus", [not_uploaded, *corpus, None])["success"]
+            upload = session.upload("corpus.jsonl", rows)
+            assert not session.call("score_corpus", [upload, *corpus, None])["success"]
+            assert session.call("update_columns", [upload, None])["success"]  # the pickers
+            read_corpus_options = max(session.fn_index, key=lambda name: (  # the corpus tab's
+                name.startswith("read_option"), session.fn_index[name]))  # fmt: skip
+            read = session.call(read_corpus_options, session.default_inputs(read_corpus_options))
+            assert read["success"]
+            scored = session.call("score_corpus", [upload, *corpus, None])
+            assert scored["success"], scored["output"]
+            assert any(gradio_dir.rglob("*.jsonl")) and any(temp_dir.rglob("*.csv"))
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) is not None
+        log.seek(0)
+        output = log.read()
+    assert "Traceback" not in output, output
+    refusals = [line for line in output.splitlines() if "refused:" in line]
+    assert len(refusals) == 3, output
+    assert "didn't receive enough input values (needed: 21, got: 2)" in refusals[0]
+    assert "was not uploaded by a user" in refusals[1]
+    assert "not in the list of choices" in refusals[2]
+    assert [path for path in gradio_dir.rglob("*") if path.is_file() and path.stat().st_size] == []
+    assert list(temp_dir.iterdir()) == []
+
+
+def test_pasted_rows_fill_the_pickers_on_change_and_are_scored_before_they_are_filled() -> None:
+    """A paste followed at once by "Score corpus": the pickers are filled on the textarea's
+    change (not only when it loses focus), and scoring guesses the columns left empty."""
+    demo = app.build_demo()
+    pasted = next(block for block in demo.blocks.values() if block.elem_id == "corpus-paste")
+    triggers = {
+        (trigger_id, event): fn.fn.__name__
+        for fn in demo.fns.values()
+        for trigger_id, event in fn.targets
+    }
+    assert triggers[(pasted._id, "change")] == "update_columns"
+    pasted_rows = "\n".join(json.dumps(row) for row in ROWS)
+    chosen = settings(["rouge1"])
+    guessed = app.score_corpus(None, pasted_rows, None, [], 0.95, 100, 0, chosen,
+                               progress=no_progress)  # fmt: skip
+    picked = app.score_corpus(None, pasted_rows, "prediction", ["references"], 0.95, 100, 0,
+                              chosen, progress=no_progress)  # fmt: skip
+    assert guessed[0] == picked[0] and guessed[3].startswith("Scored 3 examples")

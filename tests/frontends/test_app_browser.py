@@ -215,3 +215,20 @@ def test_corpus_compares_a_second_prediction_column(page, tmp_path: Path) -> Non
     page.wait_for_selector("#corpus-comparison table")
     table = page.locator("#corpus-comparison").inner_text()
     assert "Baseline: prediction" in table and "other" in table and "paired approximate" in table
+
+
+def test_a_phone_shows_the_inputs_on_its_first_screen(page) -> None:
+    """At a phone's width (390 px) the options come after the inputs, which are on the
+    first screen."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        phone.set_default_timeout(TIMEOUT_MS)
+        phone.goto(page.url, timeout=TIMEOUT_MS)
+        phone.wait_for_selector("#pair-highlights mark")
+        prediction = phone.locator("#prediction textarea").bounding_box()
+        options = phone.locator("#options").bounding_box()
+        phone.screenshot(path=str(screenshot_dir() / "phone.png"))
+        assert prediction["y"] + prediction["height"] < 844
+        assert options["y"] > prediction["y"]
+    finally:
+        phone.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -120,9 +121,9 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
 
 
 def test_explanations_follow_the_options() -> None:
-    plain = scoring.explain_references(*CAR, scoring.scoring_plan(options()), 1, Budget())
+    plain = scoring.explain_references(*CAR, scoring.scoring_plan(options()), 1)
     synonyms = scoring.explain_references(
-        *CAR, scoring.scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1, Budget()
+        *CAR, scoring.scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1
     )
     assert [s.kind for s in plain[0].explanation.prediction] == ["both", None, "both", None]
     assert [s.kind for s in synonyms[0].explanation.prediction] == [
@@ -133,7 +134,7 @@ def test_explanations_follow_the_options() -> None:
     ]
     assert synonyms[0].scores == {"rouge1+synonyms": (1.0, 1.0, 1.0)}
     without_stopwords = scoring.explain_references(
-        *CAT, scoring.scoring_plan(options(stopwords="english")), 1, Budget()
+        *CAT, scoring.scoring_plan(options(stopwords="english")), 1
     )
     assert [s.kind for s in without_stopwords[0].explanation.prediction] == [
         None,
@@ -156,7 +157,7 @@ def test_scores_table_shows_formatted_scores() -> None:
 def test_highlighting_escapes_html() -> None:
     text = "<b>cat</b> & dog"
     spans = scoring.explain_references(
-        text, ["cat dog"], scoring.scoring_plan(options()), 1, Budget()
+        text, ["cat dog"], scoring.scoring_plan(options()), 1
     )[0].explanation.prediction
     rendered = render.highlight_html(text, spans)
     assert rendered.startswith("&lt;")
@@ -167,7 +168,7 @@ def test_highlighting_escapes_html() -> None:
 def test_legend_lists_synonyms_only_when_they_are_marked() -> None:
     chosen = options(rouge_types=["rouge1", "rouge1+synonyms"])
     page = render.explanation_html(
-        CAR[0], scoring.explain_references(*CAR, scoring.scoring_plan(chosen), 1, Budget()), 1, True
+        CAR[0], scoring.explain_references(*CAR, scoring.scoring_plan(chosen), 1), 1, True
     )
     assert "<mark class='rp-synonym'>synonym</mark>" in page
     assert page.count("<mark class='rp-synonym' title=") == 4
@@ -268,10 +269,13 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
         predictions, references, aggregation="bootstrap", confidence_level=0.9,
         n_resamples=200, seed=3, return_precision_recall=True, **chosen,
     )  # fmt: skip
-    assert {k: v for k, v in summary.items() if not k.endswith("_mean")} == expected
-    assert summary["rouge1_mean"] == pytest.approx(examples.scores["rouge1"][:, 2].mean())
+    means = {"_mean", "_mean_precision", "_mean_recall"}
+    assert {k: v for k, v in summary.items() if not k.endswith(tuple(means))} == expected
+    mean = rouge_plus.score(predictions, references, return_precision_recall=True, **chosen)
+    assert summary["rouge1_mean"] == mean["rouge1_fmeasure"]
     table = render.summary_table_html(summary, chosen["rouge_types"], 0.9)
-    assert "90% CI of F" in table and f"{summary['rougeL_low']:.4f}" in table
+    assert "90% CI of F (bootstrap)" in table and f"{summary['rougeL_low']:.4f}" in table
+
 
     lines = files.write_scores_csv(examples, tmp_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",") == [
@@ -280,6 +284,22 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
     ]  # fmt: skip
     written = np.array([[float(v) for v in line.split(",")[1:]] for line in lines[1:]])
     np.testing.assert_array_equal(written[:, 3:], examples.scores["rougeL"])
+
+
+def test_the_corpus_table_shows_the_command_line_means_labeled() -> None:
+    """P and R beside the mean F are means too (the command line's numbers), not bootstrap
+    medians; every column says what it is."""
+    predictions = ["the cat sat on the mat", "a dog barked", "rain fell all day long", "x"]
+    references = ["a cat sat on a mat", "the dog barked loudly", "it rained all day", "y z"]
+    examples = score_examples(predictions, references, scoring.score_options(options()))
+    bootstrap = scoring.bootstrap_options(options(), 0.95, 100, 0)
+    summary = scoring.corpus_summary(examples, bootstrap, Budget())
+    mean = rouge_plus.score(predictions, references, return_precision_recall=True, **options())
+    table = render.summary_table_html(summary, ["rouge1"], 0.95)
+    precision, recall = mean["rouge1_precision"], mean["rouge1_recall"]
+    assert f"<td>{precision:.4f}</td><td>{recall:.4f}</td></tr>" in table
+    headers = re.findall(r"<th>([^<]+)</th>", table)
+    assert headers == ["Type", "Mean F", "95% CI of F (bootstrap)", "Mean precision", "Mean recall"]
 
 
 def test_sample_corpus_has_prediction_and_references() -> None:

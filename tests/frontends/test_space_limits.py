@@ -5,6 +5,8 @@ errors, downloads and its histogram."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import re
 import threading
@@ -27,6 +29,7 @@ from rouge_plus.space.limits import Budget, ClientGone, LimitError
 gr = pytest.importorskip("gradio", reason="the page needs gradio")
 pytest.importorskip("matplotlib", reason="the page draws histograms with matplotlib")
 
+from rouge_plus.space import comparison as comparison_module  # noqa: E402
 from rouge_plus.space import histogram  # noqa: E402
 from rouge_plus.space import page as app  # noqa: E402
 
@@ -138,17 +141,86 @@ def test_scores_within_the_limits_are_the_library_scores(monkeypatch) -> None:
 
 def test_large_requests_take_turns_and_small_ones_do_not_wait(monkeypatch) -> None:
     monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
-    large = limits.SMALL_REQUEST_TOKENS + 1
+    large = limits.SMALL_REQUEST_CHARS + 1
     with limits.turn(large, Budget()):
-        with limits.turn(limits.SMALL_REQUEST_TOKENS, Budget()):
+        with limits.turn(limits.SMALL_REQUEST_CHARS, Budget()):
             pass  # a small request goes at once
         waiting = Budget(seconds=0.5)
-        started = time.monotonic()
         with pytest.raises(LimitError, match="waited that long"), limits.turn(large, waiting):
             pass
-        assert time.monotonic() - started < 5
     with limits.turn(large, Budget()):  # the turn was given back
         pass
+
+
+def test_a_large_request_beyond_those_waiting_is_refused_at_once(monkeypatch) -> None:
+    """Large requests waiting for their turn are bounded, so that they never take all of a
+    kind's slots: the next one hears that the Space is busy instead of waiting."""
+    monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
+    monkeypatch.setattr(limits, "LARGE_WAITING", 1)
+    large = limits.SMALL_REQUEST_CHARS + 1
+    release = threading.Event()
+
+    def wait_for_a_turn() -> None:
+        with contextlib.suppress(ClientGone), limits.turn(large, Budget(release.is_set)):
+            pass
+
+    with limits.turn(large, Budget()):
+        waiter = threading.Thread(target=wait_for_a_turn)
+        waiter.start()
+        while limits._waiting[0] == 0:
+            time.sleep(0.01)
+        with pytest.raises(LimitError, match="busy"), limits.turn(large, Budget()):
+            pass
+        release.set()
+        waiter.join()
+    assert limits._waiting[0] == 0
+
+
+def sleep_then_answer(seconds: float, answer: str) -> str:
+    time.sleep(seconds)
+    return answer
+
+
+def raise_a_limit(message: str) -> None:
+    raise LimitError(message)
+
+
+def test_large_work_runs_in_a_worker_that_is_killed_when_the_budget_is_spent() -> None:
+    """Work is not looked in on between its pieces, but stopped: the worker is killed, so no
+    piece of work, however long, runs past the budget (the pure-Python kernels take seconds on
+    one pair of long texts)."""
+    import multiprocessing
+
+    large = limits.SMALL_REQUEST_CHARS + 1
+    assert limits.within_budget(Budget(), large, sleep_then_answer, 0, "scored") == "scored"
+    with pytest.raises(LimitError, match="too many"):
+        limits.within_budget(Budget(), large, raise_a_limit, "too many")
+    spent = Budget(seconds=60)
+    spent.deadline = time.monotonic() + 1
+    with pytest.raises(LimitError, match="more than 30 s of work"):
+        limits.within_budget(spent, large, sleep_then_answer, 3600, "never")
+    assert multiprocessing.active_children() == []  # the worker is gone, not left running
+    gone = threading.Event()
+    threading.Timer(1, gone.set).start()
+    with pytest.raises(ClientGone):
+        limits.within_budget(Budget(gone.is_set), large, sleep_then_answer, 3600, "never")
+    assert multiprocessing.active_children() == []
+
+
+def test_small_work_runs_here(monkeypatch) -> None:
+    monkeypatch.setattr(limits, "_in_worker", None)  # would fail if called
+    small = limits.SMALL_REQUEST_CHARS
+    assert limits.within_budget(Budget(), small, sleep_then_answer, 0, "here") == "here"
+
+
+def test_progress_of_a_worker_reaches_the_request() -> None:
+    batch = Batch([words(1_500)] * 3, [[words(1_000)]] * 3)
+    steps = []
+    examples = limits.score_within_limits(
+        batch, ScoreOptions(), Budget(), lambda start, stop: steps.append((start, stop))
+    )
+    assert steps == [(0, 3)]
+    assert examples.scores["rouge1"].shape == (3, 3)
 
 
 def test_the_api_refuses_beyond_the_limits_and_equals_the_library_within() -> None:
@@ -182,6 +254,7 @@ def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
         "weights from {:g} to {:g}".format(*limits.ROUGE_W_WEIGHTS),
         f"{limits.MAX_RESAMPLES:,} bootstrap resamples", f"{limits.TIME_BUDGET_S} s of work",
         f"{limits.LARGE_AT_ONCE} at a time", f"{limits.CONCURRENT_REQUESTS} requests of each kind",
+        f"{limits.SMALL_REQUEST_CHARS:,} characters is small", f"{limits.LARGE_WAITING} waiting",
         f"{limits.QUEUE_SIZE} waiting",
     ]  # fmt: skip
     page = app.LIMITS
@@ -189,14 +262,84 @@ def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
     assert [s for s in stated if s not in " ".join(guide.split())] == []
 
 
+NINE_TYPES = [*(f"rouge{n}" for n in range(1, 5)), "rougeL", "rougeLsum", "rougeW", "rougeS4",
+              "rougeSU4"]  # fmt: skip
+# The page's events that score nothing: they read options, fill pickers, clear outputs.
+LIGHT_EVENTS = {
+    "profile_defaults", "load_example", "read_option_components", "clear_outputs",
+    "update_columns", "sample_text", "update_compare_columns",
+}  # fmt: skip
+
+
 def test_the_queue_and_the_cache_are_bounded() -> None:
     demo = app.build_demo()
     assert demo._queue.max_size == limits.QUEUE_SIZE
-    assert {fn.concurrency_limit for fn in demo.fns.values() if fn.queue} == {"default"}
     assert demo._queue.default_concurrency_limit == limits.CONCURRENT_REQUESTS
     assert demo.delete_cache == app.DELETE_CACHE
     failures = [fn for fn in demo.fns.values() if fn.trigger_only_on_failure]
     assert failures and all(fn.fn.__name__ == "clear_outputs" for fn in failures)
+
+
+def test_every_event_that_scores_applies_the_limits_itself() -> None:
+    """Every event of the page, whoever calls it (a client may call any by its number), either
+    scores nothing or is a scoring event: its own budget, turn and limits."""
+    demo = app.build_demo()
+    scoring = {fn.fn.__name__: fn for fn in demo.fns.values() if fn.fn is not None}
+    assert {name for name, fn in scoring.items() if not getattr(fn.fn, "scoring_event", False)} \
+        == LIGHT_EVENTS
+    scoring_events = [fn for fn in demo.fns.values() if getattr(fn.fn, "scoring_event", False)]
+    assert {fn.fn.__name__ for fn in scoring_events} == {
+        "score_single", "score_corpus", "compare_corpus", "score_api"
+    }
+    for fn in scoring_events:  # each kind has the slots its large requests leave to small ones
+        assert fn.concurrency_limit == app.SLOTS_PER_KIND
+        assert fn.concurrency_limit >= (
+            limits.LARGE_AT_ONCE + limits.LARGE_WAITING + limits.CONCURRENT_REQUESTS
+        )
+    assert {fn.concurrency_id for fn in scoring_events} == {"pair", "corpus", "compare", "api"}
+
+
+def test_the_comparison_applies_the_limits(monkeypatch) -> None:
+    """Called directly (as a client may), the comparison refuses what any request is refused:
+    too many types or resamples, a system column beyond the text limits; and it works within
+    the budget and a turn."""
+    chosen = app.read_options(
+        rouge_types=["rouge1"], use_stemmer=False, tokenizer="default",
+        split_sentences="newline", multi_ref="best", beta=1.0,
+    )  # fmt: skip
+    long = {"base": "a b", "system": words(limits.MAX_TEXT_TOKENS + 1), "refs": "a b"}
+    rows = "\n".join(json.dumps(row) for row in [long, {"base": "c", "system": "c", "refs": "c"}])
+    args = (None, rows, "base", ["refs"], ["system"], 0.95, 100, 0)
+    with pytest.raises(gr.Error, match="5,001 tokens: the Space takes 5,000"):
+        app.compare_corpus(*args, chosen)
+    with pytest.raises(gr.Error, match="9 ROUGE types"):
+        app.compare_corpus(*args, {**chosen, "rouge_types": NINE_TYPES})
+    with pytest.raises(gr.Error, match="rouge9"):
+        app.compare_corpus(*args, {**chosen, "rouge_types": ["rouge9+synonyms"]})
+    with pytest.raises(gr.Error, match="10,001 resamples"):
+        app.compare_corpus(*args[:6], 10_001, 0, chosen)
+    turns = []
+    real_turn = limits.turn
+
+    def counted_turn(characters, budget):
+        turns.append(characters)
+        return real_turn(characters, budget)
+
+    monkeypatch.setattr(limits, "turn", counted_turn)
+    fine = "\n".join(json.dumps({"base": "a b", "system": "a c", "refs": "a b"}) for _ in range(3))
+    assert "Baseline: base" in app.compare_corpus(None, fine, *args[2:], chosen)
+    assert turns == [3 * 2 * (3 + 3)]  # 3 rows: baseline + references, system + references
+    with pytest.raises(LimitError, match="more than 30 s"):
+        spent = Budget(seconds=-1)
+        comparison_module.compare_corpus(None, fine, *args[2:], chosen, budget=spent)
+
+
+def test_options_beyond_the_limits_are_refused_when_read() -> None:
+    with pytest.raises(gr.Error, match="9 ROUGE types"):
+        app.read_options(
+            rouge_types=NINE_TYPES, use_stemmer=False,
+            tokenizer="default", split_sentences="newline", multi_ref="best", beta=1.0,
+        )  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 REPO = Path(__file__).resolve().parents[2]
 # Importing Gradio takes tens of seconds on a busy two-core machine.
@@ -45,9 +46,14 @@ def running_app(
 
 @contextlib.contextmanager
 def app_process(
-    python: str = sys.executable, cwd: Path = REPO, env: dict[str, str] | None = None
+    python: str = sys.executable,
+    cwd: Path = REPO,
+    env: dict[str, str] | None = None,
+    log: IO[str] | None = None,
 ) -> Iterator[tuple[str, subprocess.Popen]]:
-    """:func:`running_app`, yielding the server process too (its memory, its CPU time)."""
+    """:func:`running_app`, yielding the server process too (its memory, its CPU time); the
+    server's output goes to ``log`` if given. The server is stopped with SIGTERM, as a Space
+    stops it."""
     port = free_port()
     env = {
         **(os.environ if env is None else env),
@@ -56,7 +62,7 @@ def app_process(
         "GRADIO_ANALYTICS_ENABLED": "False",
     }
     url = f"http://127.0.0.1:{port}/"
-    with tempfile.TemporaryFile(mode="w+") as log:
+    with contextlib.nullcontext(log) if log else tempfile.TemporaryFile(mode="w+") as log:
         process = subprocess.Popen(
             [python, "app.py"], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT
         )
