@@ -54,6 +54,107 @@ def coefficient(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str) -> np.
     return np.where(undefined, np.nan, result)
 
 
+def column_coefficients(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str) -> np.ndarray:
+    """The ``method`` coefficient of each column of ``x`` and ``z`` (``(k, n)``, NaN where an
+    element is absent from a column) under each weighting ``w`` (``(R, k)``) of the rows, as
+    ``(R, n)``: :func:`coefficient` of ``x.T`` and ``z.T`` with weights ``w[:, None, :]`` and
+    weight 0 where a value is NaN (the summary level: documents' columns, resampled systems).
+
+    The values are the same under every weighting, so each column's coefficient is read off
+    products of the weights with matrices of that column's values, made once (:class:`_Columns`
+    states the identities); a block of weightings takes one ``matmul`` for every column.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown correlation method {method!r}; expected one of {METHODS}")
+    x, z, w = (np.asarray(a, dtype=float) for a in (x, z, w))
+    columns = _Columns(x, z, method)
+    step = max(1, _COLUMN_BLOCK // x.size)
+    return np.concatenate([columns(w[start : start + step]) for start in range(0, len(w), step)])
+
+
+_COLUMN_BLOCK = 1 << 18
+"""Elements of one block of :func:`column_coefficients`'s largest temporary (per side): small,
+so that it stays in cache and BLAS runs each column's small product on one thread."""
+
+
+class _Columns:
+    """Per column the matrices whose products with a block of weights ``w`` (``(B, k)``) give its
+    coefficients (the weights of the absent elements are 0 throughout).
+
+    With ``P[ij] = w_i w_j`` the weight of the pair of elements i < j (pairs of copies of one
+    element are tied on both sides, so they only count in N = Σ w):
+
+    - Pearson is ``Σ P dx dz / sqrt(Σ P dx² · Σ P dz²)`` with ``dx = x_i - x_j``: N times a
+      weighted (co)variance is this sum over pairs of products of differences;
+    - Kendall's balance (concordant minus discordant pairs) is ``Σ P sign(dx) sign(dz)`` and
+      tau-b's denominator ``sqrt(Σ P [dx != 0] · Σ P [dz != 0])`` (the pairs untied in x, in z);
+    - Spearman: an element's average rank less the mean rank (N + 1) / 2 is half of
+      ``U_i = Σ_j w_j sign(x_i - x_j)`` (copies below it minus copies above), so rho is
+      ``Σ w U V / sqrt(Σ w U² · Σ w V²)``, with ``U = w @ S`` (V likewise for z);
+    - tau-c's number of classes on a side: the elements with weight that have no equal element
+      with weight before them (``w > 0`` times the equal elements before each, 0).
+
+    A side is constant, or has fewer than two elements, exactly where its sum of squares (tau-c:
+    its number of classes less 1) is 0: the NaN rule. Kendall's and Spearman's sums are of whole
+    numbers, exact in floating point.
+    """
+
+    def __init__(self, x: np.ndarray, z: np.ndarray, method: str) -> None:
+        self.method = method
+        self.present = ~(np.isnan(x) | np.isnan(z))
+        if method == "spearman":
+            self.signs = np.concatenate([self._signs(x), self._signs(z)])
+            return
+        k = len(x)
+        self.first, self.second = np.triu_indices(k, 1)
+        both = self.present[self.first] & self.present[self.second]
+        dx = np.where(both, x[self.first] - x[self.second], 0.0).T
+        dz = np.where(both, z[self.first] - z[self.second], 0.0).T
+        if method != "pearson":
+            dx, dz = np.sign(dx), np.sign(dz)
+        sums = [dx * dz] if method == "kendall_c" else [dx * dz, dx * dx, dz * dz]
+        self.pair_sums = np.stack(sums, axis=-1)  # (n, pairs, sums)
+        if method == "kendall_c":
+            self.equal_before = np.concatenate([self._equal_before(x), self._equal_before(z)])
+
+    def __call__(self, w: np.ndarray) -> np.ndarray:
+        """The coefficients of the block of weightings ``w``, ``(B, n)``."""
+        # One small product per column (matmul's leading axis), each on one thread.
+        if self.method == "spearman":
+            u, v = np.split(np.matmul(w, self.signs), 2)  # (n, B, k) each
+            wu, wv = u * w, v * w
+            covariance = np.einsum("dbi,dbi->db", wu, v)
+            spread_x, spread_z = np.einsum("dbi,dbi->db", wu, u), np.einsum("dbi,dbi->db", wv, v)
+        else:
+            sums = np.matmul(w[:, self.first] * w[:, self.second], self.pair_sums)
+            covariance = sums[..., 0]
+        if self.method == "kendall_c":
+            count = (w @ self.present).T
+            weighted = (w > 0) * self.present.T[:, None, :]
+            before = np.split(np.matmul(w > 0, self.equal_before), 2)
+            classes = np.minimum(*((weighted * (side == 0)).sum(axis=-1) for side in before))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                tau = 2 * covariance / (count**2 * (classes - 1) / classes)
+            return np.where(classes < 2, np.nan, np.clip(tau, -1.0, 1.0)).T
+        if self.method != "spearman":
+            spread_x, spread_z = sums[..., 1], sums[..., 2]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = covariance / np.sqrt(spread_x) / np.sqrt(spread_z)
+        undefined = (spread_x == 0) | (spread_z == 0)
+        return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0)).T
+
+    def _signs(self, x: np.ndarray) -> np.ndarray:
+        """``S[d, j, i] = sign(x[i, d] - x[j, d])`` where both are present, else 0."""
+        both = self.present.T[:, :, None] & self.present.T[:, None, :]
+        return np.where(both, np.sign(x.T[:, None, :] - x.T[:, :, None]), 0.0)
+
+    def _equal_before(self, x: np.ndarray) -> np.ndarray:
+        """``E[d, j, i] = 1`` where ``j < i`` and both are present with equal values."""
+        both = self.present.T[:, :, None] & self.present.T[:, None, :]
+        k = len(x)
+        return (both & (x.T[:, :, None] == x.T[:, None, :]) & np.tri(k, k, -1, bool).T) * 1.0
+
+
 def _constant(x: np.ndarray, present: np.ndarray) -> np.ndarray:
     """Whether the present values of each sample are all equal (exactly, as SciPy checks)."""
     return np.where(present, x, -np.inf).max(axis=-1) == np.where(present, x, np.inf).min(axis=-1)

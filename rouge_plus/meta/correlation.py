@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .coefficients import METHODS, coefficient, pairwise
+from .coefficients import METHODS, coefficient, column_coefficients, pairwise
 from .resampling import bootstrap_weights, check_resamples, permutation_swaps, resampling
 
 LEVELS = ("system", "summary", "global")
@@ -197,7 +197,10 @@ def _bootstrap(
     """The correlation of each resample of ``draws`` (:func:`bootstrap_weights`)."""
     rows, cols = draws
     n_resamples = len(rows if rows is not None else cols)
-    block = _block(human.shape, level, method, values_vary=level == "system")
+    if level == "summary":  # column_coefficients blocks its own products
+        block = n_resamples
+    else:
+        block = _block(human.shape, level, method, values_vary=level == "system")
     out = np.empty(n_resamples)
     for start in range(0, n_resamples, block):
         part = slice(start, start + block)
@@ -250,8 +253,14 @@ def level_correlation(
         return coefficient(x, z, weights, method)
     both = ~(np.isnan(metric) | np.isnan(human))
     if level == "summary":
-        weights = both.swapaxes(-1, -2) * (1.0 if rows is None else rows[:, None, :])
-        per_document = coefficient(metric.swapaxes(-1, -2), human.swapaxes(-1, -2), weights, method)
+        if len(metric) == 1:  # one pair of matrices: the documents' columns under many weightings
+            weights = np.ones((1, metric.shape[-2])) if rows is None else rows
+            per_document = column_coefficients(metric[0], human[0], weights, method)
+        else:
+            weights = both.swapaxes(-1, -2) * (1.0 if rows is None else rows[:, None, :])
+            per_document = coefficient(
+                metric.swapaxes(-1, -2), human.swapaxes(-1, -2), weights, method
+            )
         defined = ~np.isnan(per_document)
         documents = defined * (1.0 if cols is None else cols)
         total = (np.where(defined, per_document, 0.0) * documents).sum(axis=-1)
