@@ -8,14 +8,15 @@ import os
 import subprocess
 import sys
 import warnings
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rouge_plus.meta import bootstrap_samples, compare_correlations, correlate
-from rouge_plus.meta.coefficients import METHODS, coefficient
+from rouge_plus.meta import bootstrap_samples, coefficients, compare_correlations, correlate
+from rouge_plus.meta.coefficients import METHODS, coefficient, column_coefficients
 
 stats = pytest.importorskip("scipy.stats")
 nlp = pytest.importorskip("nlpstats.correlations")
@@ -79,6 +80,26 @@ def test_coefficients_equal_scipy_on_weighted_samples(data, method):
     w = np.array(data.draw(st.lists(st.integers(0, 3), min_size=k, max_size=k)))
     expected = scipy_coefficient(method)(np.repeat(x, w), np.repeat(z, w))
     assert close(coefficient(x, z, w, method), expected)
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(METHODS), st.booleans())
+def test_column_coefficients_equal_scipy(data, method, one_per_block):
+    """Each column's coefficient under each weighting of the rows (the summary level under a
+    resample of the systems) is SciPy's on the column's present cells, each row repeated as often
+    as its weight; in blocks of one weighting or all at once."""
+    x, z = data.draw(score_matrices(tied=data.draw(st.booleans())))
+    rows = st.lists(st.integers(0, 3), min_size=len(x), max_size=len(x))
+    w = np.array(data.draw(st.lists(rows, min_size=1, max_size=4)))
+    block = x.size if one_per_block else coefficients._COLUMN_BLOCK
+    with mock.patch.object(coefficients, "_COLUMN_BLOCK", block):
+        result = column_coefficients(x, z, w, method)
+    assert result.shape == (len(w), x.shape[1])
+    for r, weights in enumerate(w):
+        for d in range(x.shape[1]):
+            keep = ~(np.isnan(x[:, d]) | np.isnan(z[:, d]))
+            sample = (np.repeat(v[keep, d], weights[keep]) for v in (x, z))
+            assert close(result[r, d], scipy_coefficient(method)(*sample))
 
 
 @SETTINGS
