@@ -1,7 +1,7 @@
 """Cost of the meta-evaluation: bootstrap intervals of many metrics' correlations with humans.
 
     python benchmarks/bench_correlate.py                 # 20 metrics, 10,000 resamples
-    python benchmarks/bench_correlate.py --levels system summary --methods kendall pearson
+    python benchmarks/bench_correlate.py --levels summary --methods kendall pearson
 
 REALSumm's 24 x 100 human scores (shipped) against 20 metrics: its 14 stored ones and 6 more made
 from them by noise, so that no two are equal. Per level and coefficient, ``correlate`` of all
@@ -40,7 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--metrics", type=int, default=20)
     parser.add_argument("--n-resamples", type=int, default=10_000)
-    parser.add_argument("--levels", nargs="+", default=["system"])
+    parser.add_argument("--levels", nargs="+", default=["system", "summary"])
     parser.add_argument("--methods", nargs="+", default=["kendall", "pearson", "spearman"])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
