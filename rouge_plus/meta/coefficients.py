@@ -229,9 +229,6 @@ def _kendall(
     # Concordant minus discordant pairs: each unordered pair counted once.
     if concordance.ndim == 2:  # one set of values under many weightings: one product
         weighted = (w.reshape(-1, w.shape[-1]) @ concordance).reshape(w.shape)
-    elif concordance.ndim == 4 and concordance.shape[0] == 1 and w.ndim == 3:
-        # Columns of fixed values under many weightings: one product per column.
-        weighted = np.matmul(w.transpose(1, 0, 2), concordance[0]).transpose(1, 0, 2)
     else:
         weighted = np.matmul(w[..., None, :], concordance)[..., 0, :]
     balance = (weighted * w).sum(axis=-1) / 2

@@ -253,7 +253,7 @@ def level_correlation(
         return coefficient(x, z, weights, method)
     both = ~(np.isnan(metric) | np.isnan(human))
     if level == "summary":
-        if len(metric) == 1:  # one pair of matrices: the documents' columns under many weightings
+        if metric.shape[:-2] == (1,):  # one pair of matrices, its documents under many weightings
             weights = np.ones((1, metric.shape[-2])) if rows is None else rows
             per_document = column_coefficients(metric[0], human[0], weights, method)
         else:
