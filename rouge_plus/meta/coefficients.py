@@ -105,6 +105,8 @@ class _Columns:
         if method == "spearman":
             self.signs = np.concatenate([self._signs(x), self._signs(z)])
             return
+        if method == "pearson":  # r is the same; the squares of differences do not underflow
+            x, z = self._unit_range(x), self._unit_range(z)
         k = len(x)
         self.first, self.second = np.triu_indices(k, 1)
         both = self.present[self.first] & self.present[self.second]
@@ -142,6 +144,13 @@ class _Columns:
             r = covariance / np.sqrt(spread_x) / np.sqrt(spread_z)
         undefined = (spread_x == 0) | (spread_z == 0)
         return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0)).T
+
+    def _unit_range(self, x: np.ndarray) -> np.ndarray:
+        """Each column's present values mapped onto [0, 1] (a constant one onto 0)."""
+        low = np.where(self.present, x, np.inf).min(axis=0)
+        span = np.where(self.present, x, -np.inf).max(axis=0) - low
+        with np.errstate(invalid="ignore"):
+            return np.where(self.present, (x - low) / np.where(span > 0, span, 1.0), np.nan)
 
     def _signs(self, x: np.ndarray) -> np.ndarray:
         """``S[d, j, i] = sign(x[i, d] - x[j, d])`` where both are present, else 0."""

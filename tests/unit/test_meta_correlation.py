@@ -102,6 +102,20 @@ def test_column_coefficients_equal_scipy(data, method, one_per_block):
             assert close(result[r, d], scipy_coefficient(method)(*sample))
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_column_coefficients_of_tiny_differences_equal_scipy(method):
+    """Differences whose squares underflow (1e-170) still correlate (Pearson is scale-free)."""
+    x = np.array([[0.0, 1.0], [1e-170, 2.0], [3e-170, 2.0], [np.nan, 5.0]])
+    z = np.array([[1.0, 0.0], [3.0, 1e-170], [2.0, 2e-170], [4.0, np.nan]])
+    w = np.array([[1, 1, 1, 1], [2, 0, 1, 1]])
+    result = column_coefficients(x, z, w, method)
+    for r, weights in enumerate(w):
+        for d in range(2):
+            keep = ~(np.isnan(x[:, d]) | np.isnan(z[:, d]))
+            sample = (np.repeat(v[keep, d], weights[keep]) for v in (x, z))
+            assert close(result[r, d], scipy_coefficient(method)(*sample))
+
+
 @SETTINGS
 @given(score_matrices(), st.sampled_from(sorted(NLP_LEVEL)), st.sampled_from(METHODS))
 def test_correlations_equal_nlpstats(matrices, level, method):
