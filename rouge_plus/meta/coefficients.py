@@ -41,7 +41,8 @@ def coefficient(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str) -> np.
     # Absent (and undefined) elements have weight 0 or an undefined result: any number will do.
     xv, zv = np.where(np.isnan(x), 0.0, x), np.where(np.isnan(z), 0.0, z)
     if method == "pearson":
-        undefined |= _constant(x, present) | _constant(z, present)
+        (xv, x_constant), (zv, z_constant) = _unit_range(xv, present), _unit_range(zv, present)
+        undefined |= x_constant | z_constant
         result = _pearson(xv, zv, w, count)
     else:
         ranked = method == "spearman"
@@ -69,7 +70,13 @@ def column_coefficients(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str
     x, z, w = (np.asarray(a, dtype=float) for a in (x, z, w))
     columns = _Columns(x, z, method)
     step = max(1, _COLUMN_BLOCK // x.size)
-    return np.concatenate([columns(w[start : start + step]) for start in range(0, len(w), step)])
+    out = np.concatenate([columns(w[start : start + step]) for start in range(0, len(w), step)])
+    if method == "pearson" and columns.fragile.any():
+        # Differences too far apart for their squares on one scale: each sample on its own.
+        keep = columns.fragile
+        weights = np.where(columns.present[:, keep].T, w[:, None, :], 0.0)
+        out[:, keep] = coefficient(x[:, keep].T, z[:, keep].T, weights, method)
+    return out
 
 
 _COLUMN_BLOCK = 1 << 18
@@ -105,14 +112,16 @@ class _Columns:
         if method == "spearman":
             self.signs = np.concatenate([self._signs(x), self._signs(z)])
             return
-        if method == "pearson":  # r is the same; the squares of differences do not underflow
-            x, z = self._unit_range(x), self._unit_range(z)
+        if method == "pearson":
+            x, z = _unit_range(x, self.present, axis=0)[0], _unit_range(z, self.present, axis=0)[0]
         k = len(x)
         self.first, self.second = np.triu_indices(k, 1)
         both = self.present[self.first] & self.present[self.second]
         dx = np.where(both, x[self.first] - x[self.second], 0.0).T
         dz = np.where(both, z[self.first] - z[self.second], 0.0).T
-        if method != "pearson":
+        if method == "pearson":
+            self.fragile = _tiny(dx) | _tiny(dz)
+        else:
             dx, dz = np.sign(dx), np.sign(dz)
         sums = [dx * dz] if method == "kendall_c" else [dx * dz, dx * dx, dz * dz]
         self.pair_sums = np.stack(sums, axis=-1)  # (n, pairs, sums)
@@ -145,13 +154,6 @@ class _Columns:
         undefined = (spread_x == 0) | (spread_z == 0)
         return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0)).T
 
-    def _unit_range(self, x: np.ndarray) -> np.ndarray:
-        """Each column's present values mapped onto [0, 1] (a constant one onto 0)."""
-        low = np.where(self.present, x, np.inf).min(axis=0)
-        span = np.where(self.present, x, -np.inf).max(axis=0) - low
-        with np.errstate(invalid="ignore"):
-            return np.where(self.present, (x - low) / np.where(span > 0, span, 1.0), np.nan)
-
     def _signs(self, x: np.ndarray) -> np.ndarray:
         """``S[d, j, i] = sign(x[i, d] - x[j, d])`` where both are present, else 0."""
         both = self.present.T[:, :, None] & self.present.T[:, None, :]
@@ -164,9 +166,22 @@ class _Columns:
         return (both & (x.T[:, :, None] == x.T[:, None, :]) & np.tri(k, k, -1, bool).T) * 1.0
 
 
-def _constant(x: np.ndarray, present: np.ndarray) -> np.ndarray:
-    """Whether the present values of each sample are all equal (exactly, as SciPy checks)."""
-    return np.where(present, x, -np.inf).max(axis=-1) == np.where(present, x, np.inf).min(axis=-1)
+def _tiny(differences: np.ndarray) -> np.ndarray:
+    """Per row whether a difference is so small beside the range (1) that its square underflows."""
+    return ((differences != 0) & (np.abs(differences) < 1e-150)).any(axis=-1)
+
+
+def _unit_range(
+    x: np.ndarray, present: np.ndarray, axis: int = -1
+) -> tuple[np.ndarray, np.ndarray]:
+    """``x`` with each sample's present values mapped onto [0, 1], which leaves Pearson's r as it
+    is and keeps squares of tiny differences from underflowing, and whether they are all equal
+    (exactly, as SciPy checks)."""
+    low = np.where(present, x, np.inf).min(axis=axis, keepdims=True)
+    span = np.where(present, x, -np.inf).max(axis=axis, keepdims=True) - low
+    with np.errstate(invalid="ignore"):
+        scaled = (x - low) / np.where(span > 0, span, 1.0)
+    return scaled, np.squeeze(span == 0, axis)
 
 
 class _Ties:

@@ -104,10 +104,11 @@ def test_column_coefficients_equal_scipy(data, method, one_per_block):
 
 @pytest.mark.parametrize("method", METHODS)
 def test_column_coefficients_of_tiny_differences_equal_scipy(method):
-    """Differences whose squares underflow (1e-170) still correlate (Pearson is scale-free)."""
-    x = np.array([[0.0, 1.0], [1e-170, 2.0], [3e-170, 2.0], [np.nan, 5.0]])
+    """Differences whose squares underflow (1e-170) still correlate (Pearson is scale-free), also
+    where a resample leaves out the far value (column 0 without system 0)."""
+    x = np.array([[1.0, 1.0], [1e-170, 2.0], [3e-170, 2.0], [np.nan, 5.0]])
     z = np.array([[1.0, 0.0], [3.0, 1e-170], [2.0, 2e-170], [4.0, np.nan]])
-    w = np.array([[1, 1, 1, 1], [2, 0, 1, 1]])
+    w = np.array([[1, 1, 1, 1], [2, 0, 1, 1], [0, 1, 1, 1]])
     result = column_coefficients(x, z, w, method)
     for r, weights in enumerate(w):
         for d in range(2):
