@@ -134,7 +134,7 @@ def test_the_bound_is_at_least_every_score(rows, rouge_types, statistic, options
             rows, rouge_type, statistic, 1, "threads", dict(options), str, True
         )
     docs = np.arange(len(rows), dtype=np.int64)
-    assert np.all(scorer.ceiling(docs, docs) >= scorer.block(docs, docs) - PAIRWISE.PRUNE_MARGIN)
+    assert np.all(scorer.ceiling(docs[:, None], docs[None, :]) >= scorer.block(docs, docs) - PAIRWISE.PRUNE_MARGIN)
 
 
 def test_the_bound_prunes_unrelated_pairs():
@@ -143,7 +143,7 @@ def test_the_bound_prunes_unrelated_pairs():
     texts = [" ".join(rng.choices(vocabulary, k=12)) for _ in range(300)]
     scorer, _, _ = PAIRWISE._setup(texts, "rougeL", "f", 1, "threads", {}, str, True)
     docs = np.arange(len(texts), dtype=np.int64)
-    passing = scorer.ceiling(docs, docs) >= 0.5
+    passing = scorer.ceiling(docs[:, None], docs[None, :]) >= 0.5
     assert passing.diagonal().all()
     assert passing.sum() - len(texts) < 0.001 * len(texts) ** 2  # hashed words rarely collide
 
