@@ -300,11 +300,11 @@ class _PrefixFilter:
     """
 
     elements: Elements
-    viable: np.ndarray  # (prediction profiles, reference profiles): need(x, y) < ∞
+    need: np.ndarray  # (prediction profiles, reference profiles): need(x, y), ∞ for never
     pred_profile: np.ndarray  # per document, its profile as a prediction (-1: not one)
     ref_profile: np.ndarray
-    probes: tuple[np.ndarray, np.ndarray]  # the predictions and their prefix sizes
-    indexed: tuple[np.ndarray, np.ndarray]  # the references and theirs
+    pred_prefix: np.ndarray  # per document, its prefix size as a prediction
+    ref_prefix: np.ndarray
 
     @classmethod
     def build(
@@ -335,33 +335,38 @@ class _PrefixFilter:
             up = reaches(middle)
             high, low = np.where(up, middle, high), np.where(up, low, middle)
         need = np.where(viable, high, np.inf)
-        pred_need, ref_need = need.min(axis=1)[pred_of], need.min(axis=0)[ref_of]
-        elements = Elements(
-            np.repeat(np.arange(len(lengths), dtype=np.int64), lengths),
-            encoded.ids[encoded.sentences[encoded.documents[0]] :],
-            len(lengths),
-            encoded.vocab_size,
-        )
-        pred_profile = np.full(len(lengths), -1, dtype=np.int64)
+        n_docs = len(lengths)
+        pred_profile = np.full(n_docs, -1, dtype=np.int64)
         ref_profile = pred_profile.copy()
         pred_profile[preds], ref_profile[refs] = pred_of, ref_of
-        return cls(
-            elements,
-            viable,
-            pred_profile,
-            ref_profile,
-            (preds, _prefix_sizes(lengths[preds], pred_need)),
-            (refs, _prefix_sizes(lengths[refs], ref_need)),
+        pred_prefix, ref_prefix = np.zeros(n_docs, np.int64), np.zeros(n_docs, np.int64)
+        pred_prefix[preds] = _prefix_sizes(lengths[preds], need.min(axis=1)[pred_of])
+        ref_prefix[refs] = _prefix_sizes(lengths[refs], need.min(axis=0)[ref_of])
+        elements = Elements(
+            np.repeat(np.arange(n_docs, dtype=np.int64), lengths),
+            encoded.ids[encoded.sentences[encoded.documents[0]] :],
+            n_docs,
+            encoded.vocab_size,
         )
+        return cls(elements, need, pred_profile, ref_profile, pred_prefix, ref_prefix)
 
-    def candidates(self, ordered: bool) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """``(preds, refs)``: the candidate pairs, in chunks (prediction before reference
-        when ``ordered``)."""
-        for preds, refs in candidate_pairs(
-            self.elements, self.probes, self.indexed, ordered, JOIN_CHUNK_PAIRS
-        ):
-            keep = self.viable[self.pred_profile[preds], self.ref_profile[refs]]
-            yield preds[keep], refs[keep]
+    def candidates(
+        self, preds: np.ndarray, refs: np.ndarray, ordered: bool
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``(preds, refs)``: the candidate pairs of ``preds × refs`` (each prediction before
+        its reference when ``ordered``), in chunks."""
+
+        def admit(p: np.ndarray, q: np.ndarray, most: np.ndarray) -> np.ndarray:
+            return self.need[self.pred_profile[p], self.ref_profile[q]] <= most
+
+        yield from candidate_pairs(
+            self.elements,
+            (preds, self.pred_prefix[preds]),
+            (refs, self.ref_prefix[refs]),
+            ordered,
+            JOIN_CHUNK_PAIRS,
+            admit,
+        )
 
 
 def _profiles(
@@ -454,7 +459,8 @@ def _matches(
         )
     else:
         method = "confirmed"
-        tasks = ((p, r, threshold, strict) for p, r in prefix.candidates(ordered))
+        candidates = prefix.candidates(preds, refs, ordered)
+        tasks = ((p, r, threshold, strict) for p, r in candidates)
     found: list = []
     while group := list(itertools.islice(tasks, TASK_GROUP)):  # bounded memory
         found += run(method, group)

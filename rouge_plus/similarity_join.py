@@ -21,7 +21,7 @@ filters the candidates by that bound and counts the rest exactly.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -54,13 +54,22 @@ class Elements:
         self.starts = np.zeros(n_docs + 1, dtype=np.int64)
         np.cumsum(np.bincount(doc, minlength=n_docs), out=self.starts[1:])
 
-    def prefixes(self, docs: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The first ``sizes[k]`` elements of each document ``docs[k]``: ``(document, key)`` of
-        each, documents in the order of ``docs``."""
+    def prefixes(
+        self, docs: np.ndarray, sizes: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The first ``sizes[k]`` elements of each document ``docs[k]``: the document, key and
+        place (0, 1, ...) in its document of each, documents in the order of ``docs``."""
         sizes = np.minimum(sizes, self.starts[docs + 1] - self.starts[docs]).astype(np.int64)
         owner = np.repeat(docs, sizes)
-        first = np.repeat(self.starts[docs] - np.cumsum(sizes) + sizes, sizes)
-        return owner, self.keys[first + np.arange(len(owner))]
+        before = np.cumsum(sizes) - sizes
+        place = np.arange(len(owner)) - np.repeat(before, sizes)
+        return owner, self.keys[np.repeat(self.starts[docs], sizes) + place], place
+
+    def lengths(self, docs: np.ndarray) -> np.ndarray:
+        return self.starts[docs + 1] - self.starts[docs]
+
+
+Admit = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
 def candidate_pairs(
@@ -69,38 +78,48 @@ def candidate_pairs(
     indexed: tuple[np.ndarray, np.ndarray],
     ordered: bool,
     chunk_pairs: int,
+    admit: Admit,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every pair ``(p, q)`` of a probe document ``p`` and an indexed document ``q`` whose
-    prefixes share an element (with ``p < q`` when ``ordered``), each pair once, in chunks of
-    about ``chunk_pairs`` pairs before duplicates are removed (all pairs of one probe document
-    are in one chunk, so a pair found through several shared elements is returned once).
+    prefixes share an element (with ``p < q`` when ``ordered``) and that ``admit`` admits, each
+    pair once, in chunks of about ``chunk_pairs`` pairs (all pairs of one probe document are in
+    one chunk, so a pair found through several shared elements is returned once).
 
-    ``probes`` and ``indexed`` are ``(documents, prefix sizes)``.
+    ``probes`` and ``indexed`` are ``(documents, prefix sizes)``. ``admit(p, q, most)`` says
+    which pairs may reach the threshold when their overlap is at most ``most``: found through
+    a shared element at place i of p and j of q, a pair whose FIRST shared element it is has an
+    overlap of at most ``min(|p| − i, |q| − j)`` (no element before it is shared), the
+    positional filter of PPJoin. A pair that reaches the threshold is admitted at its first
+    shared element, which both prefixes hold (the prefix lemma); at a later one it may be
+    refused, which loses nothing.
     """
-    index_doc, index_key = elements.prefixes(*indexed)
+    index_doc, index_key, index_place = elements.prefixes(*indexed)
     by_key = np.lexsort((index_doc, index_key))
     index_doc, index_key = index_doc[by_key], index_key[by_key]
+    index_rest = elements.lengths(index_doc) - index_place[by_key]
     n_docs = len(elements.starts) - 1
     combined = index_key * n_docs + index_doc  # sorted: postings by key, documents ascending
-    probe_doc, probe_key = elements.prefixes(*probes)
+    probe_doc, probe_key, probe_place = elements.prefixes(*probes)
+    probe_rest = elements.lengths(probe_doc) - probe_place
     floor = probe_key * n_docs + (probe_doc + 1 if ordered else 0)
     left = np.searchsorted(combined, floor)
-    right = np.searchsorted(combined, probe_key * n_docs + n_docs)
-    counts = right - left
+    counts = np.searchsorted(combined, probe_key * n_docs + n_docs) - left
     # Chunks end where a probe document ends (its elements are contiguous in probe_doc), after
     # about chunk_pairs pairs.
     ends = np.flatnonzero(np.diff(probe_doc, append=-1) != 0) + 1
     chunk = np.cumsum(counts)[ends - 1] // chunk_pairs
-    cuts = ends[np.diff(chunk, append=-1) != 0]
     start = 0
-    for stop in cuts.tolist():
+    for stop in ends[np.diff(chunk, append=-1) != 0].tolist():
         span = slice(start, stop)
         start = stop
         sizes = counts[span]
         total = int(sizes.sum())
         if not total:
             continue
-        offsets = np.cumsum(sizes) - sizes
-        posting = np.repeat(left[span] - offsets, sizes) + np.arange(total)
-        pairs = np.unique(np.repeat(probe_doc[span], sizes) * n_docs + index_doc[posting])
+        posting = np.repeat(left[span] - np.cumsum(sizes) + sizes, sizes) + np.arange(total)
+        p, q = np.repeat(probe_doc[span], sizes), index_doc[posting]
+        most = np.minimum(np.repeat(probe_rest[span], sizes), index_rest[posting])
+        pairs = p * n_docs + q
+        pairs = np.sort(pairs[admit(p, q, most)])
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]
         yield pairs // n_docs, pairs % n_docs
