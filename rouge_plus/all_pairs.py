@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .inputs import _as_list, _texts
+from .kernels.similarity_join import Elements, candidate_pairs
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
@@ -34,7 +35,6 @@ from .rouge2.synonyms import load_synonyms
 from .scoring.counting import SynonymMatcher, count_measures
 from .scoring.fmeasure import FMeasure, rounded_prf
 from .scoring.measures import Measure
-from .similarity_join import Elements, candidate_pairs
 from .text.diagnostics import warn_wordless, wordless_places
 from .text.encoding import Encoded
 
@@ -270,7 +270,7 @@ class _PairScorer:
 
 @dataclass(frozen=True)
 class _PrefixFilter:
-    """The candidates of a thresholded join, by prefix filtering (:mod:`.similarity_join`):
+    """The candidates of a thresholded join, by prefix filtering (:mod:`.kernels.similarity_join`):
     only pairs whose prefixes share an element, and whose bound can reach the threshold at
     their full overlap, are looked at; :meth:`_PairScorer.confirmed` bounds and counts them.
 
@@ -630,58 +630,50 @@ def dedupe(
     everything = np.arange(len(items), dtype=np.int64)
     prefix = _PrefixFilter.build(scorer, everything, everything, threshold)
     with _workers(scorer, workers, backend, source) as run:
-        if prefix is None:
-            return _dedupe_in_blocks(run, len(items), threshold)
-        causes, news, _ = _matches(
-            run, everything, everything, threshold, strict=True, ordered=True, prefix=prefix
-        )
-    return _follow_the_rule(len(items), causes, news)
+        return _dedupe_in_blocks(run, len(items), threshold, prefix)
 
 
-def _follow_the_rule(n: int, causes: np.ndarray, news: np.ndarray) -> Deduplication:
-    """The rule over texts ``0 .. n-1``, given every pair ``(causes[k], news[k])`` of an
-    earlier and a later text whose F exceeds the threshold: each text, in order, is dropped
-    for the earliest text it has such a pair with that was kept."""
-    order = np.lexsort((causes, news))
-    dropped: dict[int, int] = {}
-    for k, j in zip(news[order].tolist(), causes[order].tolist(), strict=True):
-        # j < k: j is decided by now, as its own pairs come before k's.
-        if k not in dropped and j not in dropped:
-            dropped[k] = j
-    return Deduplication([k for k in range(n) if k not in dropped], dropped)
-
-
-def _dedupe_in_blocks(run: Mapper, n: int, threshold: float) -> Deduplication:
-    """The rule over texts ``0 .. n-1`` without the prefix filter: blocks of texts, each
-    compared with every text kept before it, then within itself."""
+def _dedupe_in_blocks(
+    run: Mapper, n: int, threshold: float, prefix: _PrefixFilter | None
+) -> Deduplication:
+    """The rule over texts ``0 .. n-1``, a block of texts at a time: each compared with every
+    text kept before it, then within itself. With the prefix filter, blocks grow with the kept
+    texts (half as many), as its index of the kept texts is built again for each block."""
     kept: list[int] = []
     dropped: dict[int, int] = {}
-    for start in range(0, n, DEDUPE_BLOCK):
-        block = np.arange(start, min(start + DEDUPE_BLOCK, n), dtype=np.int64)
-        first_cause = _earliest_causes(run, np.asarray(kept, dtype=np.int64), block, threshold)
+    start = 0
+    while start < n:
+        size = DEDUPE_BLOCK if prefix is None else max(DEDUPE_BLOCK, len(kept) // 2)
+        block = np.arange(start, min(start + size, n), dtype=np.int64)
+        start += size
+        first_cause = _earliest_causes(
+            run, np.asarray(kept, dtype=np.int64), block, threshold, prefix
+        )
+        dropped.update(first_cause)
         alive = np.array([k for k in block.tolist() if k not in first_cause], dtype=np.int64)
-        causes, news, _ = _matches(run, alive, alive, threshold, strict=True, ordered=True)
-        earlier: dict[int, list[int]] = {}
-        for k, j in sorted(zip(news.tolist(), causes.tolist(), strict=True)):
-            earlier.setdefault(k, []).append(j)
-        for k in block.tolist():
-            cause = first_cause.get(k)
-            if cause is None:
-                cause = next((j for j in earlier.get(k, ()) if j not in dropped), None)
-            if cause is None:
-                kept.append(k)
-            else:
-                dropped[k] = cause
+        causes, news, _ = _matches(
+            run, alive, alive, threshold, strict=True, ordered=True, prefix=prefix
+        )
+        order = np.lexsort((causes, news))
+        for k, j in zip(news[order].tolist(), causes[order].tolist(), strict=True):
+            # j < k: j is decided by now, as its own pairs come before k's.
+            if k not in dropped and j not in dropped:
+                dropped[k] = j
+        kept += [k for k in alive.tolist() if k not in dropped]
     return Deduplication(kept, dropped)
 
 
 def _earliest_causes(
-    run: Mapper, kept: np.ndarray, block: np.ndarray, threshold: float
+    run: Mapper,
+    kept: np.ndarray,
+    block: np.ndarray,
+    threshold: float,
+    prefix: _PrefixFilter | None,
 ) -> dict[int, int]:
     """For each text of ``block`` with a kept text whose F exceeds ``threshold``, the earliest."""
     if not len(kept):
         return {}
-    causes, news, _ = _matches(run, kept, block, threshold, strict=True)
+    causes, news, _ = _matches(run, kept, block, threshold, strict=True, prefix=prefix)
     order = np.lexsort((causes, news))
     news, causes = news[order], causes[order]
     first = np.flatnonzero(np.diff(news, prepend=-1))
