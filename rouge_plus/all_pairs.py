@@ -313,7 +313,8 @@ class _PrefixFilter:
         bounds, encoded = scorer.bounds, scorer.encoded
         if bounds.kind == "bases" or not len(preds) or not len(refs):
             return None
-        lengths = np.diff(encoded.sentences[encoded.documents])
+        ids, sentences, documents = encoded.arrays()
+        lengths = np.diff(sentences[documents])
         pred_profiles, pred_of = _profiles(bounds.pred_base, lengths, preds)
         ref_profiles, ref_of = _profiles(bounds.ref_base, lengths, refs)
         if len(pred_profiles) * len(ref_profiles) > PROFILE_CELLS:
@@ -344,7 +345,7 @@ class _PrefixFilter:
         ref_prefix[refs] = _prefix_sizes(lengths[refs], need.min(axis=0)[ref_of])
         elements = Elements(
             np.repeat(np.arange(n_docs, dtype=np.int64), lengths),
-            encoded.ids[encoded.sentences[encoded.documents[0]] :],
+            ids[sentences[documents[0]] :],
             n_docs,
             encoded.vocab_size,
         )

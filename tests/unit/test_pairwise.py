@@ -310,7 +310,8 @@ def test_the_prefix_filter_is_used_where_it_holds_and_counts_few_pairs():
     candidates = sum(len(p) for p, _ in prefix.candidates(docs, docs, True))
     assert 50 <= candidates < 0.01 * len(texts) ** 2 / 2
     # ROUGE-L F, beta = 1: alpha = ceil(t|x| / (2 - t)), the prefix |x| - alpha + 1.
-    lengths = np.diff(scorer.encoded.sentences[scorer.encoded.documents])
+    _, sentences, documents = scorer.encoded.arrays()
+    lengths = np.diff(sentences[documents])
     alpha = np.ceil(0.7 * lengths / 1.3 - 1e-9)
     assert np.array_equal(prefix.pred_prefix, (lengths - alpha + 1).astype(np.int64))
     for rouge_type, threshold in [("rougeS4", 0.7), ("rouge1+synonyms", 0.7), ("rougeL", 0.0)]:
