@@ -246,12 +246,11 @@ def evaluate_mode(args: argparse.Namespace, predictions, references, types) -> l
     core = RougeScorer(**options)
     metric = RougePlus(**options)
 
-    def in_batches() -> dict:
-        added = RougePlus(**options)
+    def in_batches() -> dict:  # one metric for every evaluation, as a training loop holds it
         for start in range(0, len(predictions), 32):
             stop = start + 32
-            added.add_batch(predictions=predictions[start:stop], references=references[start:stop])
-        return added.compute()
+            metric.add_batch(predictions=predictions[start:stop], references=references[start:stop])
+        return metric.compute()
 
     runs = {
         "core: RougeScorer.score": lambda: core.score(predictions, references),

@@ -14,6 +14,7 @@ import evaluate
 
 from rouge_plus.inputs import Batch, normalize_inputs
 from rouge_plus.options import ScoreOptions, option_keywords
+from rouge_plus.plan import ScoringPlan
 from rouge_plus.scorer import score_examples
 
 _CITATION = """\
@@ -97,7 +98,11 @@ class RougePlus(evaluate.Metric):
             module_kwargs["seed"] = kwargs["seed"]
         ScoreOptions.from_kwargs(**kwargs)  # fail at load time on a bad option
         self._default_options = dict(kwargs)
-        self._batches: list[Batch] = []  # single process: the rows added, until compute
+        # Single process: the rows added, until a compute succeeds (references as texts, or
+        # lists of texts for rows with several).
+        self._plan: ScoringPlan | None = None
+        self._predictions: list[str] = []
+        self._references: list[str | list[str]] = []
         super().__init__(**module_kwargs)
 
     def _info(self):
@@ -136,7 +141,12 @@ class RougePlus(evaluate.Metric):
         return self._options(options).signature()
 
     def _score(self, predictions, references, options: ScoreOptions):
-        return score_examples(predictions, references, options).result()
+        """Score under ``options`` with the plan of the last call when they are the same, so
+        that repeated computes (an evaluation loop's) resolve their resources once, as
+        ``RougeScorer`` does."""
+        if self._plan is None or self._plan.options != options:
+            self._plan = ScoringPlan(options)
+        return score_examples(predictions, references, self._plan).result()
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Score the given inputs (and any added with ``add``/``add_batch``) under the merged
@@ -150,16 +160,18 @@ class RougePlus(evaluate.Metric):
         """
         if self.num_process == 1:
             options = self._options(kwargs)
-            batches = list(self._batches)
+            rows_predictions, rows_references = self._predictions, self._references
             if predictions is not None or references is not None:
-                batches.append(normalize_inputs(predictions, references))
-            if not batches:
+                batch = normalize_inputs(predictions, references)
+                rows_predictions = rows_predictions + batch.predictions
+                rows_references = rows_references + _reference_rows(batch)
+            if not rows_predictions:
                 raise ValueError(
                     "nothing to compute: call add or add_batch at least once, or pass "
                     "predictions and references to compute"
                 )
-            result = self._score(*_joined(batches), options)
-            self._batches.clear()
+            result = self._score(rows_predictions, rows_references, options)
+            self._predictions, self._references = [], []
             return result
         self._options(kwargs)  # reject bad options before evaluate touches its cache
         result = super().compute(predictions=predictions, references=references, **kwargs)
@@ -182,7 +194,8 @@ class RougePlus(evaluate.Metric):
         process, in evaluate's cache when distributed)."""
         batch = normalize_inputs(predictions, references)  # reject bad rows before keeping them
         if self.num_process == 1 and not kwargs:  # evaluate names unknown inputs otherwise
-            self._batches.append(batch)
+            self._predictions += batch.predictions
+            self._references += _reference_rows(batch)
             return None
         return super().add_batch(
             predictions=batch.predictions, references=batch.references, **kwargs
@@ -199,27 +212,25 @@ class RougePlus(evaluate.Metric):
         reference = kwargs.pop("references", reference)
         batch = normalize_inputs([prediction], [reference])
         if self.num_process == 1 and not kwargs:
-            self._batches.append(batch)
+            self._predictions += batch.predictions
+            self._references += _reference_rows(batch)
             return None
         return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
 
     def __len__(self) -> int:
         """The number of rows added and not yet computed."""
         if self.num_process == 1:
-            return sum(map(len, self._batches))
+            return len(self._predictions)
         return super().__len__()
 
     def _compute(self, predictions, references, **kwargs):
         return self._score(predictions, references, self._options(kwargs))
 
 
-def _joined(batches: list[Batch]) -> tuple[list[str], list]:
-    """The predictions and references of ``batches``, one after the other: references as one
-    flat list of texts when every row has one, else a list of texts per row."""
-    predictions = [text for batch in batches for text in batch.predictions]
-    if all(batch.n_pairs == len(batch) for batch in batches):
-        return predictions, [text for batch in batches for text in batch.reference_texts]
-    return predictions, [refs for batch in batches for refs in batch.references]
+def _reference_rows(batch: Batch) -> list[str] | list[list[str]]:
+    """The references of ``batch``: one text per row when every row has one (the flat list
+    scores fastest), else a list of texts per row."""
+    return batch.reference_texts if batch.n_pairs == len(batch) else batch.references
 
 
 def load(**options: object) -> RougePlus:
