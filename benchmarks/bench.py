@@ -10,6 +10,7 @@
     python benchmarks/bench.py --mode types         # per-pair cost of every other ROUGE type
     python benchmarks/bench.py --mode languages     # each language's segmentation and stemming
     python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
+    python benchmarks/bench.py --mode dedupe --dedupe-sizes 10000 100000 1000000  # growth
     python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
     python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
     python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA: an aggregator a pair
@@ -220,6 +221,9 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
     if args.mode == "dedupe":
         rows = [json.loads(line) for line in args.data.open(encoding="utf-8") if line.strip()]
         sentences = [s for row in rows for s in row["prediction"].split("\n")]
+        if args.dedupe_sizes:
+            results = dedupe_mode.dedupe_scaling_mode(args, sentences)
+            return results, dedupe_mode.render_dedupe_scaling(results)
         results = dedupe_mode.dedupe_mode(args, sentences)
         return results, dedupe_mode.render_dedupe(results)
     if args.mode == "cold":
@@ -293,6 +297,17 @@ def main() -> None:
     parser.add_argument("--num-proc", type=int, default=2, help="most workers (scaling, dedupe)")
     parser.add_argument("--long-tokens", type=int, default=5000, help="long pair in types mode")
     parser.add_argument("--dedupe-texts", type=int, default=20_000, help="texts in dedupe mode")
+    parser.add_argument(
+        "--dedupe-sizes",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="dedupe mode: rouge_plus's CPU time and growth exponent over these sizes "
+        "(for example 10000 100000 1000000) instead of the comparison on --dedupe-texts",
+    )
+    parser.add_argument(
+        "--dedupe-peer-max", type=int, default=10_000, help="largest size rouge-score-rs runs"
+    )
     parser.add_argument(
         "--dedupe-sample", type=int, default=1000, help="texts rouge_score runs in dedupe mode"
     )

@@ -14,6 +14,7 @@ Every implementation must keep exactly the texts rouge_plus keeps.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -117,6 +118,87 @@ def comparisons(kept: list[int], n: int) -> int:
         count += before
         before += k in kept_set
     return count
+
+
+def mixed_texts(sentences: Sequence[str], count: int, seed: int = 1) -> list[str]:
+    """``count`` texts with a real-looking mix: instructions alone (80%, about 30% of them
+    near-duplicates), instructions with an input of one to four sentences (15%), and exact
+    duplicates of earlier texts (5%, repeated generations)."""
+    rng = random.Random(seed)
+    base = instruction_texts(sentences, count, seed)
+    texts: list[str] = []
+    for k in range(count):
+        draw = rng.random()
+        if texts and draw < 0.05:
+            texts.append(rng.choice(texts))
+        elif draw < 0.2:
+            body = " ".join(rng.choice(sentences) for _ in range(rng.randint(1, 4)))
+            texts.append(f"{base[k]}\nInput: {body}")
+        else:
+            texts.append(base[k])
+    return texts
+
+
+def without_prefix_filter(texts: Sequence[str]) -> list[int]:
+    """rouge_plus.dedupe as it was before the prefix filter: every (new, kept) pair bounded."""
+    import rouge_plus.all_pairs as all_pairs
+
+    build = all_pairs._PrefixFilter.build
+    all_pairs._PrefixFilter.build = classmethod(lambda cls, *args: None)
+    try:
+        return rouge_plus_rule(1)(texts)
+    finally:
+        all_pairs._PrefixFilter.build = build
+
+
+def dedupe_scaling_mode(args: argparse.Namespace, sentences: Sequence[str]) -> list[dict]:
+    """rouge_plus.dedupe's CPU time on each of ``--dedupe-sizes`` texts of both generators, on
+    one core; its kept set checked against the path without the prefix filter (20,000 texts)
+    and against rouge_score (Alpaca's way, 2,000 texts); rouge-score-rs pair by pair on the
+    sizes up to ``--dedupe-peer-max``."""
+    generators = {"instruction": instruction_texts, "mixed": mixed_texts}
+    for name, generate in generators.items():
+        texts = generate(sentences, 20_000)
+        if rouge_plus_rule(1)(texts) != without_prefix_filter(texts):
+            raise SystemExit(f"{name}: the prefix filter keeps other texts than the tiled path")
+        if rouge_plus_rule(1)(texts[:2000]) != alpaca_rule(texts[:2000]):
+            raise SystemExit(f"{name}: rouge_plus keeps other texts than rouge_score")
+    results = []
+    for name, generate in generators.items():
+        for size in args.dedupe_sizes:
+            texts = generate(sentences, size)
+            start = time.process_time()
+            kept = rouge_plus_rule(1)(texts)
+            row = {"texts": name, "size": size, "kept": len(kept), "peer_cpu": None}
+            row["cpu"] = time.process_time() - start
+            if size <= args.dedupe_peer_max:
+                start = time.process_time()
+                if rouge_score_rs_rule(texts) != kept:
+                    raise SystemExit("rouge-score-rs keeps other texts than rouge_plus")
+                row["peer_cpu"] = time.process_time() - start
+            results.append(row)
+            print(row, flush=True)
+    return results
+
+
+def render_dedupe_scaling(results: list[dict]) -> str:
+    lines = [
+        "| texts | size | kept | rouge_plus CPU s | growth exponent | rouge-score-rs CPU s |",
+        "|---|---|---|---|---|---|",
+    ]
+    previous: dict | None = None
+    for row in results:
+        exponent = ""
+        if previous and previous["texts"] == row["texts"]:
+            times, sizes = row["cpu"] / previous["cpu"], row["size"] / previous["size"]
+            exponent = f"{math.log(times) / math.log(sizes):.2f}"
+        peer = "" if row["peer_cpu"] is None else f"{row['peer_cpu']:,.1f}"
+        lines.append(
+            f"| {row['texts']} | {row['size']:,} | {row['kept']:,} | {row['cpu']:,.1f} | "
+            f"{exponent} | {peer} |"
+        )
+        previous = row
+    return "\n".join(lines)
 
 
 def dedupe_mode(args: argparse.Namespace, sentences: Sequence[str]) -> list[dict]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .inputs import _as_list, _texts
+from .kernels.similarity_join import Elements, candidate_pairs
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
@@ -54,6 +56,13 @@ PRUNE_MARGIN = 1e-9
 # ROUGE-1.5.5's printed values (profile="rouge155") round P, R and F to 5 decimals: the bound adds
 # the most that rounding can add to each.
 ROUND5_SLACK = 1e-5
+
+# Candidate pairs of the prefix filter generated at a time (before the bound and the count), and
+# tasks handed to the workers at a time.
+JOIN_CHUNK_PAIRS = 1 << 20
+TASK_GROUP = 8
+# The most (prediction profile, reference profile) cells of the prefix filter's table.
+PROFILE_CELLS = 1 << 24
 
 # The pairs ``pairwise(..., threshold=...)`` returns.
 PAIR_DTYPE = np.dtype([("i", np.int64), ("j", np.int64), ("score", np.float64)])
@@ -129,14 +138,20 @@ class _Bounds:
         return cls(pred_base, ref_base, "overlap", 1.0, present, excess)
 
     def hits(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
-        """``(len(preds), len(refs))``: at least the hit count of every pair."""
-        sizes = np.minimum.outer(self.pred_base[preds], self.ref_base[refs])
+        """At least the hit count of every pair ``(preds[k], refs[k])``, the two index arrays
+        broadcast (``preds[:, None], refs[None, :]``: every pair of the two)."""
+        sizes = np.minimum(self.pred_base[preds], self.ref_base[refs])
         if self.kind == "bases":
             return sizes
         a, b = self.present[preds], self.present[refs]
-        overlap = np.minimum.outer(self.excess[preds], self.excess[refs])
-        for word in range(a.shape[1]):
-            overlap += popcount(np.bitwise_and.outer(a[:, word], b[:, word]))
+        overlap = np.minimum(self.excess[preds], self.excess[refs])
+        for word in range(a.shape[-1]):
+            overlap = overlap + popcount(np.bitwise_and(a[..., word], b[..., word]))
+        return self.of_overlap(overlap, sizes)
+
+    def of_overlap(self, overlap: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """At least the hit count of a pair whose clipped unigram overlap is at most
+        ``overlap`` and whose smaller base is ``sizes``; nondecreasing in ``overlap``."""
         if self.kind == "weighted":
             return overlap**self.weight if self.weight >= 1 else overlap
         return np.minimum(overlap, sizes)
@@ -209,18 +224,36 @@ class _PairScorer:
         return self.values(pred_docs, ref_docs).reshape(len(preds), len(refs))
 
     def ceiling(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
-        """``(len(preds), len(refs))``: at least every pair's statistic (see :class:`_Bounds`)."""
+        """At least the statistic of every pair ``(preds[k], refs[k])``, the two index arrays
+        broadcast as in :meth:`_Bounds.hits` (see :class:`_Bounds`)."""
         bounds = self.bounds
-        pred_base = bounds.pred_base[preds][:, None]
-        ref_base = bounds.ref_base[refs][None, :]
-        precision, recall = self.measure.precision_recall(
-            bounds.hits(preds, refs), pred_base, ref_base
+        return self.ceiling_of_hits(
+            bounds.hits(preds, refs), bounds.pred_base[preds], bounds.ref_base[refs]
         )
+
+    def ceiling_of_hits(
+        self, hits: np.ndarray, pred_base: np.ndarray, ref_base: np.ndarray
+    ) -> np.ndarray:
+        """At least the statistic of a pair with at most ``hits`` hits and these bases:
+        nondecreasing in ``hits``, as P, R and F are (plus what 5-decimal rounding can add)."""
+        precision, recall = self.measure.precision_recall(hits, pred_base, ref_base)
         slack = ROUND5_SLACK if self.rounded else 0.0
         precision, recall = precision + slack, recall + slack
         if self.column < 2:
             return (precision, recall)[self.column]
         return self.fmeasure(precision, recall) + slack
+
+    def confirmed(
+        self, preds: np.ndarray, refs: np.ndarray, threshold: float, strict: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pairs ``(preds[k], refs[k])`` whose statistic is ``>= threshold`` (``>`` when
+        ``strict``): their documents and statistics, counting only the pairs whose bound
+        reaches the threshold."""
+        candidate = self.ceiling(preds, refs) >= threshold - PRUNE_MARGIN
+        preds, refs = preds[candidate], refs[candidate]
+        values = self.values(preds, refs) if len(preds) else np.zeros(0)
+        keep = values > threshold if strict else values >= threshold
+        return preds[keep], refs[keep], values[keep]
 
     def matches(
         self, preds: np.ndarray, refs: np.ndarray, threshold: float, strict: bool, ordered: bool
@@ -228,14 +261,131 @@ class _PairScorer:
         """The pairs of ``preds × refs`` whose statistic is ``>= threshold`` (``> threshold``
         when ``strict``), with only pairs whose prediction comes first when ``ordered``: their
         documents and statistics."""
-        candidate = self.ceiling(preds, refs) >= threshold - PRUNE_MARGIN
+        candidate = self.ceiling(preds[:, None], refs[None, :]) >= threshold - PRUNE_MARGIN
         if ordered:
             candidate &= preds[:, None] < refs[None, :]
         rows, cols = np.nonzero(candidate)
-        pred_docs, ref_docs = preds[rows], refs[cols]
-        values = self.values(pred_docs, ref_docs) if len(rows) else np.zeros(0)
-        keep = values > threshold if strict else values >= threshold
-        return pred_docs[keep], ref_docs[keep], values[keep]
+        return self.confirmed(preds[rows], refs[cols], threshold, strict)
+
+
+@dataclass(frozen=True)
+class _PrefixFilter:
+    """The candidates of a thresholded join, by prefix filtering (:mod:`.kernels.similarity_join`):
+    only pairs whose prefixes share an element, and whose bound can reach the threshold at
+    their full overlap, are looked at; :meth:`_PairScorer.confirmed` bounds and counts them.
+
+    **The least overlap of a pair.** Every bound of :class:`_Bounds` except ``"bases"`` is a
+    function of the clipped unigram overlap U: the statistic of a pair is at most
+    ``ceiling_of_hits(of_overlap(U, ...), pred_base, ref_base)``, nondecreasing in U, and U is
+    at most the smaller token count. So a pair (x, y) reaches the threshold only if
+    U ≥ need(x, y), the least u ≤ min(|x|, |y|) at which that ceiling reaches it (the same
+    ``threshold - PRUNE_MARGIN`` as the tiled path); no such u (need = ∞) means it never does:
+    that is the length filter, for every statistic (p, r, F) and F-measure (beta, alpha) and
+    ROUGE-1.5.5's rounding, as the ceiling has them all. need depends on the two documents
+    only through their *profiles* (base, token count), so it is one table over the profiles
+    of the predictions and of the references.
+
+    **The prefix filter.** A prediction x needs at least α_x = min over the references' profiles
+    of need(x, ·), a reference y at least α_y = min over the predictions' profiles; by the
+    prefix lemma, a pair that reaches the threshold shares an element of the first
+    ``|x| − α_x + 1`` elements of x and the first ``|y| − α_y + 1`` of y (a document with
+    α = ∞ reaches it with nothing: no prefix). For ROUGE-L F with beta = 1, need is
+    ⌈t(|x| + |y|)/2⌉ and α = ⌈t|x|/(2 − t)⌉.
+
+    Not built (``build`` returns None, and the tiled path runs) when the bound is ``"bases"``
+    (skip-bigrams, +synonyms: not a function of U), when a pair could reach the threshold with
+    U = 0 (a threshold at or below the ceiling of two disjoint texts, such as 0), or when the
+    profile table would exceed ``PROFILE_CELLS`` cells (ROUGE-W bases of many sentence
+    shapes).
+    """
+
+    elements: Elements
+    need: np.ndarray  # (prediction profiles, reference profiles): need(x, y), ∞ for never
+    pred_profile: np.ndarray  # per document, its profile as a prediction (-1: not one)
+    ref_profile: np.ndarray
+    pred_prefix: np.ndarray  # per document, its prefix size as a prediction
+    ref_prefix: np.ndarray
+
+    @classmethod
+    def build(
+        cls, scorer: _PairScorer, preds: np.ndarray, refs: np.ndarray, threshold: float
+    ) -> _PrefixFilter | None:
+        bounds, encoded = scorer.bounds, scorer.encoded
+        if bounds.kind == "bases" or not len(preds) or not len(refs):
+            return None
+        ids, sentences, documents = encoded.arrays()
+        lengths = np.diff(sentences[documents])
+        pred_profiles, pred_of = _profiles(bounds.pred_base, lengths, preds)
+        ref_profiles, ref_of = _profiles(bounds.ref_base, lengths, refs)
+        if len(pred_profiles) * len(ref_profiles) > PROFILE_CELLS:
+            return None
+        pred_base, pred_len = pred_profiles[:, :1], pred_profiles[:, 1:]
+        ref_base, ref_len = ref_profiles[:, 0], ref_profiles[:, 1]
+
+        def reaches(overlap: np.ndarray) -> np.ndarray:
+            hits = bounds.of_overlap(overlap, np.minimum(pred_base, ref_base))
+            return scorer.ceiling_of_hits(hits, pred_base, ref_base) >= threshold - PRUNE_MARGIN
+
+        if reaches(np.zeros((1, 1))).any():
+            return None
+        cap = np.minimum(pred_len, ref_len)
+        viable = reaches(cap)
+        low, high = np.zeros_like(cap), cap.copy()  # reaches(low) is False, reaches(high) True
+        while np.any(viable & (high - low > 1)):
+            middle = (low + high) // 2
+            up = reaches(middle)
+            high, low = np.where(up, middle, high), np.where(up, low, middle)
+        need = np.where(viable, high, np.inf)
+        n_docs = len(lengths)
+        pred_profile = np.full(n_docs, -1, dtype=np.int64)
+        ref_profile = pred_profile.copy()
+        pred_profile[preds], ref_profile[refs] = pred_of, ref_of
+        pred_prefix, ref_prefix = np.zeros(n_docs, np.int64), np.zeros(n_docs, np.int64)
+        pred_prefix[preds] = _prefix_sizes(lengths[preds], need.min(axis=1)[pred_of])
+        ref_prefix[refs] = _prefix_sizes(lengths[refs], need.min(axis=0)[ref_of])
+        elements = Elements(
+            np.repeat(np.arange(n_docs, dtype=np.int64), lengths),
+            ids[sentences[documents[0]] :],
+            n_docs,
+            encoded.vocab_size,
+        )
+        return cls(elements, need, pred_profile, ref_profile, pred_prefix, ref_prefix)
+
+    def candidates(
+        self, preds: np.ndarray, refs: np.ndarray, ordered: bool
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``(preds, refs)``: the candidate pairs of ``preds × refs`` (each prediction before
+        its reference when ``ordered``), in chunks."""
+
+        def admit(p: np.ndarray, q: np.ndarray, most: np.ndarray) -> np.ndarray:
+            return self.need[self.pred_profile[p], self.ref_profile[q]] <= most
+
+        yield from candidate_pairs(
+            self.elements,
+            (preds, self.pred_prefix[preds]),
+            (refs, self.ref_prefix[refs]),
+            ordered,
+            JOIN_CHUNK_PAIRS,
+            admit,
+        )
+
+
+def _profiles(
+    base: np.ndarray, lengths: np.ndarray, docs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``(base, token count)`` of ``docs``, and which one each document has."""
+    profiles, which = np.unique(
+        np.stack([base[docs], lengths[docs]], axis=1).astype(np.float64),
+        axis=0,
+        return_inverse=True,
+    )
+    return profiles, which.ravel()
+
+
+def _prefix_sizes(lengths: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """``|x| − α + 1`` elements, none when α is infinite."""
+    finite = np.isfinite(need)
+    return np.where(finite, lengths - np.where(finite, need, 0) + 1, 0).astype(np.int64)
 
 
 # ------------------------------------------------------------------ workers
@@ -299,9 +449,22 @@ def _matches(
     *,
     strict: bool = False,
     ordered: bool = False,
+    prefix: _PrefixFilter | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    tasks = [(p, r, threshold, strict, ordered) for p, r in _tiles(preds, refs)]
-    found = run("matches", tasks)
+    """The pairs of ``preds × refs`` that reach ``threshold``: the candidates of ``prefix``,
+    or every tile's pairs whose bound reaches it."""
+    if prefix is None:
+        method = "matches"
+        tasks: Iterator[tuple] = iter(
+            [(p, r, threshold, strict, ordered) for p, r in _tiles(preds, refs)]
+        )
+    else:
+        method = "confirmed"
+        candidates = prefix.candidates(preds, refs, ordered)
+        tasks = ((p, r, threshold, strict) for p, r in candidates)
+    found: list = []
+    while group := list(itertools.islice(tasks, TASK_GROUP)):  # bounded memory
+        found += run(method, group)
     if not found:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
     return tuple(np.concatenate([part[k] for part in found]) for k in range(3))  # type: ignore
@@ -430,7 +593,8 @@ def pairwise(
             for (p, r), block in zip(tiles, run("block", tiles), strict=True):
                 out[p[0] : p[-1] + 1, r[0] - offset : r[-1] + 1 - offset] = block
             return out
-        i, j, values = _matches(run, preds, refs, threshold)
+        prefix = _PrefixFilter.build(scorer, preds, refs, threshold)
+        i, j, values = _matches(run, preds, refs, threshold, prefix=prefix)
     order = np.lexsort((j, i))
     pairs = np.empty(len(order), dtype=PAIR_DTYPE)
     pairs["i"], pairs["j"], pairs["score"] = i[order], j[order] - offset, values[order]
@@ -464,35 +628,53 @@ def dedupe(
     scorer, workers, source = _setup(
         items, rouge_type, "f", num_proc, backend, options, "texts[{}]".format, True
     )
+    everything = np.arange(len(items), dtype=np.int64)
+    prefix = _PrefixFilter.build(scorer, everything, everything, threshold)
+    with _workers(scorer, workers, backend, source) as run:
+        return _dedupe_in_blocks(run, len(items), threshold, prefix)
+
+
+def _dedupe_in_blocks(
+    run: Mapper, n: int, threshold: float, prefix: _PrefixFilter | None
+) -> Deduplication:
+    """The rule over texts ``0 .. n-1``, a block of texts at a time: each compared with every
+    text kept before it, then within itself. With the prefix filter, blocks grow with the kept
+    texts (half as many), as its index of the kept texts is built again for each block."""
     kept: list[int] = []
     dropped: dict[int, int] = {}
-    with _workers(scorer, workers, backend, source) as run:
-        for start in range(0, len(items), DEDUPE_BLOCK):
-            block = np.arange(start, min(start + DEDUPE_BLOCK, len(items)), dtype=np.int64)
-            first_cause = _earliest_causes(run, np.asarray(kept, dtype=np.int64), block, threshold)
-            alive = np.array([k for k in block.tolist() if k not in first_cause], dtype=np.int64)
-            causes, news, _ = _matches(run, alive, alive, threshold, strict=True, ordered=True)
-            earlier: dict[int, list[int]] = {}
-            for k, j in sorted(zip(news.tolist(), causes.tolist(), strict=True)):
-                earlier.setdefault(k, []).append(j)
-            for k in block.tolist():
-                cause = first_cause.get(k)
-                if cause is None:
-                    cause = next((j for j in earlier.get(k, ()) if j not in dropped), None)
-                if cause is None:
-                    kept.append(k)
-                else:
-                    dropped[k] = cause
+    start = 0
+    while start < n:
+        size = DEDUPE_BLOCK if prefix is None else max(DEDUPE_BLOCK, len(kept) // 2)
+        block = np.arange(start, min(start + size, n), dtype=np.int64)
+        start += size
+        first_cause = _earliest_causes(
+            run, np.asarray(kept, dtype=np.int64), block, threshold, prefix
+        )
+        dropped.update(first_cause)
+        alive = np.array([k for k in block.tolist() if k not in first_cause], dtype=np.int64)
+        causes, news, _ = _matches(
+            run, alive, alive, threshold, strict=True, ordered=True, prefix=prefix
+        )
+        order = np.lexsort((causes, news))
+        for k, j in zip(news[order].tolist(), causes[order].tolist(), strict=True):
+            # j < k: j is decided by now, as its own pairs come before k's.
+            if k not in dropped and j not in dropped:
+                dropped[k] = j
+        kept += [k for k in alive.tolist() if k not in dropped]
     return Deduplication(kept, dropped)
 
 
 def _earliest_causes(
-    run: Mapper, kept: np.ndarray, block: np.ndarray, threshold: float
+    run: Mapper,
+    kept: np.ndarray,
+    block: np.ndarray,
+    threshold: float,
+    prefix: _PrefixFilter | None,
 ) -> dict[int, int]:
     """For each text of ``block`` with a kept text whose F exceeds ``threshold``, the earliest."""
     if not len(kept):
         return {}
-    causes, news, _ = _matches(run, kept, block, threshold, strict=True)
+    causes, news, _ = _matches(run, kept, block, threshold, strict=True, prefix=prefix)
     order = np.lexsort((causes, news))
     news, causes = news[order], causes[order]
     first = np.flatnonzero(np.diff(news, prepend=-1))

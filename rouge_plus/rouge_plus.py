@@ -2,18 +2,19 @@
 
 A thin layer over :mod:`rouge_plus.scorer`: it declares the input features, merges options given
 at load time with those given to ``compute``, and hands the columns to the core. When the inputs
-are given straight to ``compute`` in a single process, they are scored directly instead of making
-a round trip through evaluate's Arrow cache and file locks, which would only add time.
+are given to ``compute``, or added with ``add``/``add_batch``, in a single process, they are held in
+memory and scored directly instead of making a round trip through evaluate's Arrow cache and file
+locks, which would only add time; distributed evaluation keeps evaluate's protocol.
 """
 
-import os
 from pathlib import Path
 
 import datasets
 import evaluate
 
-from rouge_plus.inputs import normalize_inputs
+from rouge_plus.inputs import Batch, normalize_inputs
 from rouge_plus.options import ScoreOptions, option_keywords
+from rouge_plus.plan import ScoringPlan
 from rouge_plus.scorer import score_examples
 
 _CITATION = """\
@@ -97,6 +98,11 @@ class RougePlus(evaluate.Metric):
             module_kwargs["seed"] = kwargs["seed"]
         ScoreOptions.from_kwargs(**kwargs)  # fail at load time on a bad option
         self._default_options = dict(kwargs)
+        # Single process: the rows added, until a compute succeeds (references as texts, or
+        # lists of texts for rows with several).
+        self._plan: ScoringPlan | None = None
+        self._predictions: list[str] = []
+        self._references: list[str | list[str]] = []
         super().__init__(**module_kwargs)
 
     def _info(self):
@@ -135,41 +141,42 @@ class RougePlus(evaluate.Metric):
         return self._options(options).signature()
 
     def _score(self, predictions, references, options: ScoreOptions):
-        return score_examples(predictions, references, options).result()
+        """Score under ``options`` with the plan of the last call when they are the same, so
+        that repeated computes (an evaluation loop's) resolve their resources once, as
+        ``RougeScorer`` does."""
+        if self._plan is None or self._plan.options != options:
+            self._plan = ScoringPlan(options)
+        return score_examples(predictions, references, self._plan).result()
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Score the given inputs (and any added with ``add_batch``) under the merged options."""
-        direct = predictions is not None and self.num_process == 1 and self.writer is None
-        if direct:
-            return self._score(predictions, references, self._options(kwargs))
+        """Score the given inputs (and any added with ``add``/``add_batch``) under the merged
+        options.
+
+        In a single process the added rows are held in memory and scored here directly, with no
+        round trip through evaluate's Arrow cache and file locks; a compute that fails (a
+        stopword file that does not exist, a tokenizer that raises) keeps them for the next
+        call. Distributed evaluation (``num_process > 1``) takes evaluate's own path, whose
+        cache files are how the processes share their rows.
+        """
+        if self.num_process == 1:
+            options = self._options(kwargs)
+            rows_predictions, rows_references = self._predictions, self._references
+            if predictions is not None or references is not None:
+                batch = normalize_inputs(predictions, references)
+                rows_predictions = rows_predictions + batch.predictions
+                rows_references = rows_references + _reference_rows(batch)
+            if not rows_predictions:
+                raise ValueError(
+                    "nothing to compute: call add or add_batch at least once, or pass "
+                    "predictions and references to compute"
+                )
+            result = self._score(rows_predictions, rows_references, options)
+            self._predictions, self._references = [], []
+            return result
         self._options(kwargs)  # reject bad options before evaluate touches its cache
-        try:
-            result = super().compute(predictions=predictions, references=references, **kwargs)
-        except Exception:
-            self._restore_rows()
-            raise
+        result = super().compute(predictions=predictions, references=references, **kwargs)
         self._remove_locks()
         return result
-
-    def _restore_rows(self) -> None:
-        """After a failed ``compute``, put the added rows back so that it can be called again.
-
-        evaluate closes its writer and forgets its cache file before scoring, so an error while
-        scoring (a stopword file that does not exist, a tokenizer that raises) would drop every
-        row added with ``add_batch``, and a retry would find no cache. In a single process the
-        rows are loaded by then: they go into a fresh cache, the old file is removed.
-        """
-        if self.data is None or self.num_process != 1:
-            return
-        rows = self.data[:]
-        if self.buf_writer is None:  # rows on disk: remove them as a successful compute would
-            for filelock, file_path in zip(self.filelocks, self.file_paths, strict=True):
-                os.remove(file_path)
-                filelock.release()
-        self.data = None
-        evaluate.Metric.add_batch(
-            self, predictions=rows["predictions"], references=rows["references"]
-        )
 
     def _remove_locks(self) -> None:
         """Remove the lock files evaluate 0.4 leaves behind after a distributed compute.
@@ -183,14 +190,19 @@ class RougePlus(evaluate.Metric):
                 lock.unlink(missing_ok=True)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Validate a batch, then store it for a later ``compute``."""
-        batch = normalize_inputs(predictions, references)  # reject bad rows before caching them
+        """Validate a batch, then hold it for a later ``compute`` (in memory in a single
+        process, in evaluate's cache when distributed)."""
+        batch = normalize_inputs(predictions, references)  # reject bad rows before keeping them
+        if self.num_process == 1 and not kwargs:  # evaluate names unknown inputs otherwise
+            self._predictions += batch.predictions
+            self._references += _reference_rows(batch)
+            return None
         return super().add_batch(
             predictions=batch.predictions, references=batch.references, **kwargs
         )
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Validate one example, then store it for a later ``compute``.
+        """Validate one example, then hold it for a later ``compute``.
 
         ``evaluate.combine(...).add(prediction=..., reference=...)`` hands every module its
         inputs under the feature names (``predictions=``, ``references=``), as the base class
@@ -199,10 +211,26 @@ class RougePlus(evaluate.Metric):
         prediction = kwargs.pop("predictions", prediction)
         reference = kwargs.pop("references", reference)
         batch = normalize_inputs([prediction], [reference])
+        if self.num_process == 1 and not kwargs:
+            self._predictions += batch.predictions
+            self._references += _reference_rows(batch)
+            return None
         return super().add(prediction=batch.predictions[0], reference=batch.references[0], **kwargs)
+
+    def __len__(self) -> int:
+        """The number of rows added and not yet computed."""
+        if self.num_process == 1:
+            return len(self._predictions)
+        return super().__len__()
 
     def _compute(self, predictions, references, **kwargs):
         return self._score(predictions, references, self._options(kwargs))
+
+
+def _reference_rows(batch: Batch) -> list[str] | list[list[str]]:
+    """The references of ``batch``: one text per row when every row has one (the flat list
+    scores fastest), else a list of texts per row."""
+    return batch.reference_texts if batch.n_pairs == len(batch) else batch.references
 
 
 def load(**options: object) -> RougePlus:

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 evaluate = pytest.importorskip("evaluate")
 
@@ -241,3 +243,53 @@ def test_a_failed_compute_keeps_the_added_rows(keep_in_memory, tmp_path):
         PREDICTIONS + PREDICTIONS[:1], REFERENCES + REFERENCES[:1], rouge_types=["rouge1"]
     )
     assert not list(tmp_path.rglob("*.arrow"))  # no cache file left behind
+
+
+ROW_TEXTS = ["the cat sat", "a dog", "the mat", "", "cat on the mat\nthe end"]
+rows_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(ROW_TEXTS),
+        st.one_of(
+            st.sampled_from(ROW_TEXTS),
+            st.lists(st.sampled_from(ROW_TEXTS), min_size=1, max_size=3),
+        ),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=rows_strategy, cuts=st.lists(st.integers(0, 12), max_size=4), data=st.data())
+def test_rows_added_in_any_batches_score_as_one_call(rows, cuts, data, tmp_path_factory):
+    """In a single process, rows added one by one or in batches of any size (references as a
+    text or a list, mixed across batches) score as the same rows given at once, and no cache
+    file is written."""
+    cache = tmp_path_factory.mktemp("cache")
+    metric = RougePlus(rouge_types=["rouge1", "rougeL"], cache_dir=str(cache))
+    bounds = sorted({0, len(rows), *(min(cut, len(rows)) for cut in cuts)})
+    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+        part = rows[start:stop]
+        if stop - start == 1 and data.draw(st.booleans(), label="add one"):
+            metric.add(prediction=part[0][0], reference=part[0][1])
+        else:
+            metric.add_batch(predictions=[p for p, _ in part], references=[r for _, r in part])
+    assert len(metric) == len(rows)
+    assert not list(cache.rglob("*.arrow")) and not list(cache.rglob("*.lock"))
+    expected = score([p for p, _ in rows], [r for _, r in rows], rouge_types=["rouge1", "rougeL"])
+    assert metric.compute() == expected
+    assert len(metric) == 0
+
+
+def test_compute_with_added_rows_and_inputs_scores_both_and_a_bad_input_keeps_the_rows():
+    metric = RougePlus(rouge_types=["rouge1"])
+    metric.add_batch(predictions=PREDICTIONS[:1], references=REFERENCES[:1])
+    with pytest.raises(TypeError, match=r"predictions\[0\] is None"):
+        metric.compute(predictions=[None], references=["a"])
+    assert len(metric) == 1
+    result = metric.compute(predictions=PREDICTIONS[1:], references=REFERENCES[1:])
+    assert result == score(PREDICTIONS, REFERENCES, rouge_types=["rouge1"])
+    with pytest.raises(ValueError, match="add or add_batch"):
+        metric.compute()
+    with pytest.raises(ValueError, match="Bad inputs"):
+        metric.add_batch(predictions=["a"], references=["a"], sources=["x"])

@@ -134,7 +134,8 @@ def test_the_bound_is_at_least_every_score(rows, rouge_types, statistic, options
             rows, rouge_type, statistic, 1, "threads", dict(options), str, True
         )
     docs = np.arange(len(rows), dtype=np.int64)
-    assert np.all(scorer.ceiling(docs, docs) >= scorer.block(docs, docs) - PAIRWISE.PRUNE_MARGIN)
+    ceiling = scorer.ceiling(docs[:, None], docs[None, :])
+    assert np.all(ceiling >= scorer.block(docs, docs) - PAIRWISE.PRUNE_MARGIN)
 
 
 def test_the_bound_prunes_unrelated_pairs():
@@ -143,7 +144,7 @@ def test_the_bound_prunes_unrelated_pairs():
     texts = [" ".join(rng.choices(vocabulary, k=12)) for _ in range(300)]
     scorer, _, _ = PAIRWISE._setup(texts, "rougeL", "f", 1, "threads", {}, str, True)
     docs = np.arange(len(texts), dtype=np.int64)
-    passing = scorer.ceiling(docs, docs) >= 0.5
+    passing = scorer.ceiling(docs[:, None], docs[None, :]) >= 0.5
     assert passing.diagonal().all()
     assert passing.sum() - len(texts) < 0.001 * len(texts) ** 2  # hashed words rarely collide
 
@@ -266,3 +267,53 @@ def test_texts_must_be_strings():
         pairwise(["a"], [3])
     with pytest.raises(TypeError, match="not a single str"):
         dedupe("a text")
+
+
+def _without_prefix_filter(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(PAIRWISE._PrefixFilter, "build", classmethod(lambda cls, *args: None))
+
+
+@FAST
+@given(
+    texts=st.lists(texts_strategy, min_size=1, max_size=25),
+    rouge_types=st.sampled_from([t for t in ALL_TYPES if t[0] != "rougeS4"]),
+    options=st.sampled_from(OPTION_SETS),
+    threshold=st.sampled_from([0.05, 0.3, 0.5, 0.7, 0.75, 0.9, 1.0]),
+    block=st.sampled_from([2, 1024]),
+)
+def test_the_prefix_filter_keeps_the_rule_and_its_causes(
+    texts, rouge_types, options, threshold, block
+):
+    """dedupe and pairwise through the prefix filter give what the tiled path (every pair's
+    bound) gives: the same kept texts and causes, the same pairs and scores."""
+    (rouge_type,) = rouge_types
+    assume(_kernel_can_count(rouge_type, options))
+    texts = texts + texts[: len(texts) // 2]  # exact duplicates
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PAIRWISE, "DEDUPE_BLOCK", block)
+        got = dedupe(texts, threshold, rouge_type, **options)
+        got_pairs = pairwise(texts, rouge_type=rouge_type, threshold=threshold, **options)
+        _without_prefix_filter(patch)
+        assert got == dedupe(texts, threshold, rouge_type, **options)
+        expected = pairwise(texts, rouge_type=rouge_type, threshold=threshold, **options)
+        assert got_pairs.tolist() == expected.tolist()
+
+
+def test_the_prefix_filter_is_used_where_it_holds_and_counts_few_pairs():
+    rng = random.Random(3)
+    vocabulary = [f"w{i}" for i in range(2000)]
+    texts = [" ".join(rng.choices(vocabulary, k=rng.randint(1, 15))) for _ in range(300)]
+    texts += [text + " w0" for text in texts[:50]]  # near-duplicates
+    scorer, _, _ = PAIRWISE._setup(texts, "rougeL", "f", 1, "threads", {}, str, True)
+    docs = np.arange(len(texts), dtype=np.int64)
+    prefix = PAIRWISE._PrefixFilter.build(scorer, docs, docs, 0.7)
+    candidates = sum(len(p) for p, _ in prefix.candidates(docs, docs, True))
+    assert 50 <= candidates < 0.01 * len(texts) ** 2 / 2
+    # ROUGE-L F, beta = 1: alpha = ceil(t|x| / (2 - t)), the prefix |x| - alpha + 1.
+    _, sentences, documents = scorer.encoded.arrays()
+    lengths = np.diff(sentences[documents])
+    alpha = np.ceil(0.7 * lengths / 1.3 - 1e-9)
+    assert np.array_equal(prefix.pred_prefix, (lengths - alpha + 1).astype(np.int64))
+    for rouge_type, threshold in [("rougeS4", 0.7), ("rouge1+synonyms", 0.7), ("rougeL", 0.0)]:
+        scorer, _, _ = PAIRWISE._setup(texts, rouge_type, "f", 1, "threads", {}, str, True)
+        assert PAIRWISE._PrefixFilter.build(scorer, docs, docs, threshold) is None
