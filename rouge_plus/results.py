@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Union
 
+from ._compiled import compiled
 from .corpus.aggregation import Interval, bootstrap_interval, mean_scores, rouge155_interval
-from .kernels.native import compiled
 from .options import ScoreOptions
 
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..kernels.native import compiled, count_pairs, count_pairs_buffers
+from .._compiled import compiled
+from ..kernels.native import count_pairs, count_pairs_buffers
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 

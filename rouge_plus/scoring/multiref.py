@@ -10,7 +10,7 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING
 
-from ..kernels.native import compiled
+from .._compiled import compiled
 from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure
 

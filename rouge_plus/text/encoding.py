@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from ..kernels.native import Vocabulary, compiled
+from .._compiled import compiled
+from ..kernels.native import Vocabulary
 from .sentences import SentenceSplitter
 from .tokenizers import CheckedTokenizer, Tokenizer
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import rouge_plus.scorer
 from rouge_plus import RougeScorer
-from rouge_plus.kernels.native import compiled
+from rouge_plus._compiled import compiled
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "nltk", "regex")
