@@ -257,7 +257,7 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
 def describe_rouge_plus() -> str:
     """Which rouge_plus is measured, and which of its compiled modules are in use."""
     import rouge_plus
-    from rouge_plus.kernels.native import compiled
+    from rouge_plus._compiled import compiled
 
     modules = [
         "kernels._native",

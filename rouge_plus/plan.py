@@ -16,8 +16,9 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ._compiled import compiled
 from .inputs import Batch
-from .kernels.native import NATIVE, Vocabulary, compiled, count_pairs_packed
+from .kernels.native import NATIVE, Vocabulary, count_pairs_packed
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .scoring.counting import count_texts

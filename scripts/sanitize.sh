@@ -40,14 +40,36 @@ find "$work/site/rouge_plus" \( -name '*.so' -o -name '*.pyd' -o -name __pycache
     -exec rm -rf {} +
 include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-# Every compiled module of the package, as setup.py lists them.
-modules=(kernels/_native text/_stemmers scoring/_scores scoring/_synonyms rouge2/_tagger)
+# Every compiled module of the package and its C files, one line each ("name source..."), read
+# from setup.py itself (run with a setup() that only keeps its arguments), so that no module or
+# file is left out.
+extensions=$("$python" - <<'EOF'
+import runpy
+
+import setuptools
+
+found = {}
+setuptools.setup = lambda **kwargs: found.update(kwargs)
+runpy.run_path("setup.py")
+for extension in found["ext_modules"]:
+    print(extension.name, *extension.sources)
+EOF
+)
+if [[ -z "$extensions" ]]; then
+    echo "sanitize.sh: setup.py lists no extension" >&2
+    exit 2
+fi
+modules=()
 echo "sanitize.sh: building the extensions with -fsanitize=address,undefined"
-for module in "${modules[@]}"; do
+while read -r name sources; do
+    module=${name#rouge_plus.}
+    module=${module//.//}
+    modules+=("$module")
+    read -r -a files <<<"$sources"
     gcc -std=c11 -O1 -g -fPIC -shared -Wall -ffp-contract=off \
         -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-        -I"$include" "rouge_plus/$module.c" -o "$work/site/rouge_plus/$module$suffix"
-done
+        -I"$include" "${files[@]}" -o "$work/site/rouge_plus/$module$suffix"
+done <<<"$extensions"
 
 export LD_PRELOAD="$libasan"
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"

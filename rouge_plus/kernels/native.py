@@ -1,38 +1,23 @@
 """The kernel backend: the compiled extension, or its pure-Python twins when it is not built.
 
-The choice is made once, for every kernel at once. Set ``ROUGE_PLUS_PURE_PYTHON=1`` to use the
-Python code even when the extension is present (the tests run both and require identical
-results); :func:`compiled` applies the same switch to the other compiled modules (stemmers,
-scores, tagger). :func:`count_pairs` reads and returns buffers: the compiled kernels need no
-NumPy.
+The choice is made once, for every kernel at once, by the package-wide switch of
+:mod:`rouge_plus._compiled` (``ROUGE_PLUS_PURE_PYTHON=1`` selects the Python code even when the
+extension is present; the tests run both and require identical results). :func:`count_pairs`
+reads and returns buffers: the compiled kernels need no NumPy.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .._compiled import compiled
 from .spec import Kernel, KernelSpec
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     import numpy as np
 
     Buffer = bytes | bytearray | memoryview | np.ndarray
-
-
-def compiled(module: str) -> ModuleType | None:
-    """The compiled extension ``rouge_plus.<module>`` (e.g. ``"text._stemmers"``), or None when
-    it is not built or ``ROUGE_PLUS_PURE_PYTHON=1`` selects the pure-Python twins."""
-    if os.environ.get("ROUGE_PLUS_PURE_PYTHON") == "1":
-        return None
-    try:
-        return importlib.import_module(f"rouge_plus.{module}")
-    except ImportError:  # pragma: no cover - depends on the build
-        return None
 
 
 _native = compiled("kernels._native")

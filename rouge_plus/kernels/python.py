@@ -1,4 +1,4 @@
-"""Pure-Python twins of the compiled kernels' interface (``_native.c``).
+"""Pure-Python twins of the compiled kernels' interface (the extension ``_native``).
 
 They are the reference the C code is tested against, and the fallback where the extension is
 not built. Same inputs, same outputs.

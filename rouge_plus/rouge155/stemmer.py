@@ -27,8 +27,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from .._compiled import compiled
 from ..data import rouge155_release_data
-from ..kernels.native import compiled
 from .porter_original import stem as porter_original_stem
 
 # Porter's original algorithm, compiled; None for a word it leaves to the Python code.

@@ -7,8 +7,9 @@ textblob-aptagger 0.2.0 (Matthew Honnibal, MIT licence), shipped as JSON in
 done here, because importing NLTK's tagger imports all of NLTK, often several seconds, where
 this module loads in a fraction of a second.
 
-The inference runs compiled (``_tagger.c``, the same sums and ties, tested equal on the bench
-corpus) when the extension is built; ``ROUGE_PLUS_PURE_PYTHON=1`` selects the Python code.
+The inference runs compiled (``_tagger_inference.c``, the same sums and ties, tested equal on
+the bench corpus) when the extension is built; ``ROUGE_PLUS_PURE_PYTHON=1`` selects the Python
+code.
 
 It wants cased tokens: tag before lowercasing (ROUGE 2.0's Java tool lowercases first and
 loses about ten points of accuracy). Any callable ``list[str] -> list[str]`` can replace it,
@@ -23,9 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .._compiled import compiled
 from ..data import load_bundled_json
 from ..errors import OptionError, OptionTypeError, TaggerDataError
-from ..kernels.native import compiled
 
 if TYPE_CHECKING:
     import numpy as np

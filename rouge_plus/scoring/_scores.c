@@ -11,10 +11,7 @@
  *   - column_means: the mean of each column of an (n, 3) row-major table, summed row by row as
  *     NumPy's ``mean(axis=0)`` does for a C-ordered array.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "../_compiled/common.h"
 
 enum { F_BETA1 = 0, F_ALPHA = 1, F_BETA = 2 };
 
@@ -38,18 +35,6 @@ static inline double f_of(const FSpec *f, double p, double r)
     default: /* rouge_score: 2*P*R / (P + R) */
         return ratio(2 * p * r, p + r);
     }
-}
-
-static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t item, const char *name)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->len % item) {
-        PyErr_Format(PyExc_ValueError, "%s: buffer size is not a multiple of %zd", name, item);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
 }
 
 PyDoc_STRVAR(per_row_scores_doc,

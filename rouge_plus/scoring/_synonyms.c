@@ -10,23 +10,7 @@
  * that reaches the smaller total is maximum. When it does not, the pair is returned to the
  * caller, which solves it with the maximum matching in Python. The tests compare the two.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t item, const char *name)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->len % item) {
-        PyErr_Format(PyExc_ValueError, "%s: buffer size is not a multiple of %zd", name, item);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
+#include "../_compiled/common.h"
 
 /* Per-id scratch, valid where stamp[id] equals the current stamp (no clearing between pairs). */
 typedef struct {
@@ -83,20 +67,11 @@ static int work_init(Work *w, Py_ssize_t vocab)
     return w->stamp && w->pred_count && w->ref_count && w->left_node && w->right_node ? 0 : -1;
 }
 
-/* A capacity of at least n: 256, or the current one doubled until it holds n. */
-static Py_ssize_t grown_capacity(Py_ssize_t cap, Py_ssize_t n)
-{
-    cap = cap ? 2 * cap : 256;
-    while (cap < n)
-        cap *= 2;
-    return cap;
-}
-
 static int reserve_ids(Work *w, Py_ssize_t n)
 {
     if (n <= w->cap_ids)
         return 0;
-    Py_ssize_t cap = grown_capacity(w->cap_ids, n);
+    Py_ssize_t cap = grown_capacity(w->cap_ids, n, 256);
     GROW(w->pred_ids, cap);
     GROW(w->ref_ids, cap);
     w->cap_ids = cap;
@@ -107,7 +82,7 @@ static int reserve_edges(Work *w, Py_ssize_t n)
 {
     if (n <= w->cap_edges)
         return 0;
-    Py_ssize_t cap = grown_capacity(w->cap_edges, n);
+    Py_ssize_t cap = grown_capacity(w->cap_edges, n, 256);
     GROW(w->edge_a, cap);
     GROW(w->edge_b, cap);
     GROW(w->edge_key, cap);
@@ -119,7 +94,7 @@ static int reserve_nodes(Work *w, Py_ssize_t n)
 {
     if (n <= w->cap_nodes)
         return 0;
-    Py_ssize_t cap = grown_capacity(w->cap_nodes, n);
+    Py_ssize_t cap = grown_capacity(w->cap_nodes, n, 256);
     GROW(w->parent, cap);
     GROW(w->node_count, cap);
     GROW(w->node_id, cap);
@@ -214,10 +189,7 @@ static int pair_gain(Work *w, const Data *d, int64_t pred_doc, int64_t ref_doc, 
 {
     *gain = 0;
     *unsolved = 0;
-    if (++w->now == 0) { /* stamps wrapped: start over */
-        memset(w->stamp, 0, sizeof *w->stamp * (size_t)(w->vocab ? w->vocab : 1));
-        w->now = 1;
-    }
+    w->now = next_stamp(w->stamp, (size_t)(w->vocab ? w->vocab : 1), w->now);
     int64_t pred_len = d->sentences[d->documents[pred_doc + 1]] - d->sentences[d->documents[pred_doc]];
     int64_t ref_len = d->sentences[d->documents[ref_doc + 1]] - d->sentences[d->documents[ref_doc]];
     if (reserve_ids(w, (Py_ssize_t)(pred_len > ref_len ? pred_len : ref_len)) < 0)
@@ -452,18 +424,17 @@ static PyObject *neighbour_table(PyObject *Py_UNUSED(module), PyObject *keys)
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     PyObject *group_of = PyDict_New(); /* key -> group number */
     PyObject *result = NULL;
-    /* group members as linked lists: head[group], next[membership]; memberships of each id */
-    Py_ssize_t cap = 1024, used = 0, n_groups = 0, groups_cap = 1024;
-    int32_t *member_id = malloc(sizeof(int32_t) * (size_t)cap);
-    int32_t *member_group = malloc(sizeof(int32_t) * (size_t)cap);
+    /* the memberships (id, group), id by id; the members each group has (int32 each) */
+    Buffer member_id = {0}, member_group = {0}, group_size = {0}, out = {0};
     Py_ssize_t *id_start = malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
-    int32_t *group_size = calloc((size_t)groups_cap, sizeof(int32_t));
-    int32_t *group_start = NULL, *group_members = NULL, *stamp = NULL, *out = NULL;
+    int32_t *group_start = NULL, *group_members = NULL, *stamp = NULL;
     int64_t *at = NULL;
-    if (!group_of || !member_id || !member_group || !id_start || !group_size)
+    if (!group_of || !id_start || buffer_reserve(&member_id, 0) < 0 ||
+        buffer_reserve(&member_group, 0) < 0 || buffer_reserve(&group_size, 0) < 0 ||
+        buffer_reserve(&out, 0) < 0)
         goto memory;
     for (Py_ssize_t i = 0; i < n; i++) {
-        id_start[i] = used;
+        id_start[i] = member_id.len / 4;
         PyObject *iterator = PyObject_GetIter(PySequence_Fast_GET_ITEM(fast, i));
         if (!iterator)
             goto fail;
@@ -476,14 +447,14 @@ static PyObject *neighbour_table(PyObject *Py_UNUSED(module), PyObject *keys)
             } else if (PyErr_Occurred()) {
                 g = -1;
             } else {
-                g = n_groups++;
+                g = group_size.len / 4; /* a new group */
                 number = PyLong_FromSsize_t(g);
                 if (!number || PyDict_SetItem(group_of, key, number) < 0)
                     g = -1;
                 Py_XDECREF(number);
             }
             Py_DECREF(key);
-            if (g > INT32_MAX || used >= INT32_MAX) {
+            if (g > INT32_MAX || member_id.len / 4 >= INT32_MAX) {
                 PyErr_SetString(PyExc_OverflowError, "neighbour_table: more than 2**31 keys");
                 g = -1;
             }
@@ -491,38 +462,23 @@ static PyObject *neighbour_table(PyObject *Py_UNUSED(module), PyObject *keys)
                 Py_DECREF(iterator);
                 goto fail;
             }
-            if (g >= groups_cap) {
-                int32_t *grown = realloc(group_size, sizeof(int32_t) * (size_t)(2 * groups_cap));
-                if (!grown) {
-                    Py_DECREF(iterator);
-                    goto memory;
-                }
-                memset(grown + groups_cap, 0, sizeof(int32_t) * (size_t)groups_cap);
-                group_size = grown;
-                groups_cap *= 2;
+            if ((g == group_size.len / 4 && buffer_push_i32(&group_size, 0) < 0) ||
+                buffer_push_i32(&member_id, (int32_t)i) < 0 ||
+                buffer_push_i32(&member_group, (int32_t)g) < 0) {
+                Py_DECREF(iterator);
+                goto memory;
             }
-            if (used == cap) {
-                int32_t *a = realloc(member_id, sizeof(int32_t) * (size_t)(2 * cap));
-                if (a)
-                    member_id = a;
-                int32_t *b = realloc(member_group, sizeof(int32_t) * (size_t)(2 * cap));
-                if (b)
-                    member_group = b;
-                if (!a || !b) {
-                    Py_DECREF(iterator);
-                    goto memory;
-                }
-                cap *= 2;
-            }
-            member_id[used] = (int32_t)i;
-            member_group[used++] = (int32_t)g;
-            group_size[g]++;
+            ((int32_t *)group_size.data)[g]++;
         }
         Py_DECREF(iterator);
         if (PyErr_Occurred())
             goto fail;
     }
+    Py_ssize_t used = member_id.len / 4, n_groups = group_size.len / 4;
     id_start[n] = used;
+    const int32_t *ids = (const int32_t *)member_id.data;
+    const int32_t *groups = (const int32_t *)member_group.data;
+    int32_t *sizes = (int32_t *)group_size.data;
     /* the members of each group, in id order */
     group_start = malloc(sizeof(int32_t) * (size_t)(n_groups + 1));
     group_members = malloc(sizeof(int32_t) * (size_t)(used ? used : 1));
@@ -532,56 +488,46 @@ static PyObject *neighbour_table(PyObject *Py_UNUSED(module), PyObject *keys)
         goto memory;
     group_start[0] = 0;
     for (Py_ssize_t g = 0; g < n_groups; g++)
-        group_start[g + 1] = group_start[g] + group_size[g];
-    memset(group_size, 0, sizeof(int32_t) * (size_t)n_groups);
+        group_start[g + 1] = group_start[g] + sizes[g];
+    memset(sizes, 0, sizeof(int32_t) * (size_t)n_groups);
     for (Py_ssize_t m = 0; m < used; m++) {
-        int32_t g = member_group[m];
-        group_members[group_start[g] + group_size[g]++] = member_id[m];
+        int32_t g = groups[m];
+        group_members[group_start[g] + sizes[g]++] = ids[m];
     }
     for (Py_ssize_t i = 0; i < n; i++)
         stamp[i] = -1;
-    Py_ssize_t out_cap = 1024, n_out = 0;
-    out = malloc(sizeof(int32_t) * (size_t)out_cap);
-    if (!out)
-        goto memory;
     for (Py_ssize_t i = 0; i < n; i++) {
-        at[i] = n_out;
+        at[i] = out.len / 4;
         stamp[i] = (int32_t)i; /* not its own neighbour */
         for (Py_ssize_t m = id_start[i]; m < id_start[i + 1]; m++) {
-            int32_t g = member_group[m];
+            int32_t g = groups[m];
             for (int32_t j = group_start[g]; j < group_start[g + 1]; j++) {
                 int32_t other = group_members[j];
                 if (stamp[other] == (int32_t)i)
                     continue;
                 stamp[other] = (int32_t)i;
-                if (n_out == out_cap) {
-                    int32_t *grown = realloc(out, sizeof(int32_t) * (size_t)(2 * out_cap));
-                    if (!grown)
-                        goto memory;
-                    out = grown;
-                    out_cap *= 2;
-                }
-                out[n_out++] = other;
+                if (buffer_push_i32(&out, other) < 0)
+                    goto memory;
             }
         }
     }
-    at[n] = n_out;
-    result = Py_BuildValue("(y#y#)", (const char *)at, (Py_ssize_t)(8 * (n + 1)),
-                           (const char *)out, (Py_ssize_t)(4 * n_out));
+    at[n] = out.len / 4;
+    result = Py_BuildValue("(y#y#)", (const char *)at, (Py_ssize_t)(8 * (n + 1)), out.data,
+                           out.len);
     goto fail; /* release everything */
 memory:
     PyErr_NoMemory();
 fail:
     Py_DECREF(fast);
     Py_XDECREF(group_of);
-    free(member_id);
-    free(member_group);
+    buffer_free(&member_id);
+    buffer_free(&member_group);
+    buffer_free(&group_size);
+    buffer_free(&out);
     free(id_start);
-    free(group_size);
     free(group_start);
     free(group_members);
     free(stamp);
-    free(out);
     free(at);
     return result;
 }

@@ -16,7 +16,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..kernels.native import compiled, count_pairs
+from .._compiled import compiled
+from ..kernels.native import count_pairs
 from ..kernels.spec import int_list
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure

@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..kernels.native import compiled
+from .._compiled import compiled
 from .counting import PairCounts
 from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..kernels.native import compiled
+from .._compiled import compiled
 
 if TYPE_CHECKING:
     import numpy as np

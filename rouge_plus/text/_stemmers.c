@@ -18,10 +18,9 @@
  * other code point is a consonant. NLTK lowercases with str.lower, which this calls for a
  * non-ASCII word. The tests compare both with their Python twins and porter_stem with NLTK.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
+#include "../_compiled/common.h"
+
+#include "../_compiled/ascii_words.h"
 
 /* A word being stemmed: code points with room to grow at the end. */
 typedef struct {
@@ -563,8 +562,7 @@ static PyObject *porter_stem(PyObject *Py_UNUSED(module), PyObject *word)
         return NULL;
     if (PyUnicode_IS_ASCII(word))
         for (Py_ssize_t i = 0; i < w.n; i++)
-            if (w.c[i] >= 'A' && w.c[i] <= 'Z')
-                w.c[i] += 'a' - 'A';
+            w.c[i] = ascii_lower(w.c[i]);
     PyObject *result;
     const char *irregular = irregular_stem(&w);
     if (irregular) {
@@ -651,17 +649,13 @@ static PyObject *remap_ids(PyObject *Py_UNUSED(module), PyObject *const *args, P
         return NULL;
     }
     Py_buffer ids, table;
-    if (PyObject_GetBuffer(args[0], &ids, PyBUF_C_CONTIGUOUS) < 0)
+    if (get_buffer(args[0], &ids, 4, "remap_ids: ids") < 0)
         return NULL;
-    if (PyObject_GetBuffer(args[1], &table, PyBUF_C_CONTIGUOUS) < 0) {
+    if (get_buffer(args[1], &table, 4, "remap_ids: table") < 0) {
         PyBuffer_Release(&ids);
         return NULL;
     }
     PyObject *result = NULL;
-    if (ids.len % 4 || table.len % 4) {
-        PyErr_SetString(PyExc_ValueError, "remap_ids: buffers of int32 are needed");
-        goto release;
-    }
     Py_ssize_t n = ids.len / 4, size = table.len / 4;
     const int32_t *in = ids.buf, *map = table.buf;
     for (Py_ssize_t i = 0; i < n; i++) {

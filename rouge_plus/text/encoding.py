@@ -16,7 +16,8 @@ from array import array
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from ..kernels.native import Vocabulary, compiled
+from .._compiled import compiled
+from ..kernels.native import Vocabulary
 from ..kernels.spec import int_list
 from .sentences import SentenceSplitter
 from .tokenizers import CheckedTokenizer, Tokenizer

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from ..kernels.native import compiled
+from .._compiled import compiled
 
 Stemmer = Callable[[str], str]
 

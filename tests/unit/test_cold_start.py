@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 import rouge_plus.plan
 import rouge_plus.scorer
 from rouge_plus import RougeScorer
+from rouge_plus._compiled import compiled
 from rouge_plus.kernels import native
-from rouge_plus.kernels.native import compiled
 from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
 from rouge_plus.scoring import multiref, tables
 from rouge_plus.text import encoding

@@ -1,6 +1,6 @@
 """The compiled parts of ROUGE 2.0 equal their pure-Python twins.
 
-The part-of-speech tagger (``rouge2/_tagger.c``: every sentence of the bench corpus, tokenized
+The part-of-speech tagger (``rouge2/_tagger*.c``: every sentence of the bench corpus, tokenized
 several ways, and generated token lists of any script), its fused ASCII path (the tokens of a
 text read in C), and the synonym matching of unigrams (``scoring/_synonyms.c``: every bench row
 under three synonym sources, and generated texts over a small vocabulary with synonym groups).
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import rouge_plus.scoring.counting as counting
 from rouge_plus import RougeScorer
-from rouge_plus.kernels.native import compiled
+from rouge_plus._compiled import compiled
 from rouge_plus.kernels.spec import ASCII_WORD
 from rouge_plus.rouge2 import pos
 from rouge_plus.rouge2.pos import load_tagger
