@@ -35,6 +35,7 @@ EXTENSIONS = {
         [
             "rouge_plus/kernels/_native.c",
             "rouge_plus/kernels/_native_vocabulary.c",
+            "rouge_plus/kernels/_native_pair.c",
             "rouge_plus/kernels/_native_ngram.c",
             "rouge_plus/kernels/_native_skip_bigram.c",
             "rouge_plus/kernels/_native_lcs.c",
@@ -54,7 +55,11 @@ EXTENSIONS = {
         ["rouge_plus/rouge2/_tagger.h"],
     ),
 }
-SHARED_HEADERS = ["rouge_plus/_compiled/common.h", "rouge_plus/_compiled/ascii_words.h"]
+SHARED_HEADERS = [
+    "rouge_plus/_compiled/common.h",
+    "rouge_plus/_compiled/ascii_words.h",
+    "rouge_plus/_compiled/fmeasure.h",
+]
 
 setup(
     long_description=readme_without_front_matter(),

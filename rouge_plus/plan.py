@@ -11,18 +11,15 @@ every call; :func:`plan_for` keeps the plans of plain keyword options, so a new 
 from __future__ import annotations
 
 import functools
-import struct
-from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ._compiled import compiled
 from .inputs import Batch
-from .kernels.native import NATIVE, Vocabulary, count_pairs_packed
+from .kernels.native import NATIVE, PairScorer
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
+from .results import one_row_keys
 from .scoring.counting import count_texts
-from .scoring.multiref import per_row_scores as _per_row_scores
 from .scoring.multiref import reduce_references, reduces_compiled
 from .scoring.tables import ScoreTable
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
@@ -39,29 +36,21 @@ if TYPE_CHECKING:
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
 
-# The one pair of a single-pair call: the prediction is document 0, the reference document 1.
-_PAIR_DOCS = (array("q", [0]), array("q", [1]))
-
-# The sentence offsets of the two documents of a single-pair call, as the vocabulary writes them.
-_TWO_DOCUMENTS = struct.Struct("=3q")
-
-# Word ids to stem ids on buffers (text/_stemmers.c); None without the extension.
-_stemmers = compiled("text._stemmers")
 
 
 class ScoringPlan:
     """Everything a scoring call needs that depends on the options alone, resolved once."""
 
     __slots__ = (
-        "_fmeasure",
         "_language_checked",
-        "_pair_specs",
+        "_pair_scorer",
         "_signature",
         "_tagger_name",
         "names",
         "notices",
         "options",
         "pipeline",
+        "result_keys",
         "stems_english",
         "synonyms",
         "topic_words",
@@ -89,8 +78,11 @@ class ScoringPlan:
         self._signature: str | None = None
         self.stems_english = options.use_stemmer and options.language is None
         self._language_checked = False
-        self._pair_specs = self._compiled_pair_specs()
-        self._fmeasure = options.fmeasure.compiled_form
+        self.result_keys = one_row_keys(self.names, options)
+        specs = self._compiled_pair_specs()
+        self._pair_scorer = specs and PairScorer(
+            specs, *options.fmeasure.compiled_form, self.pipeline.stem
+        )
 
     @property
     def signature(self) -> str:
@@ -101,9 +93,9 @@ class ScoringPlan:
         return self._signature
 
     def _compiled_pair_specs(self) -> list[tuple] | None:
-        """The packed kernel specs of :meth:`pair_tables`' direct path, or None where a pair
-        takes the general path (NumPy measures or reduction, stopwords, stemming without the
-        compiled remap...)."""
+        """The packed kernel specs of :meth:`score_pair`'s compiled scorer, or None where a pair
+        takes the general path (NumPy measures or reduction, stopwords, length limits, a
+        tokenizer the compiled vocabulary does not run...)."""
         options, pipeline = self.options, self.pipeline
         measures = options.rouge_types
         by_sentence = any(measure.uses_sentences for measure in measures)
@@ -113,13 +105,18 @@ class ScoringPlan:
             or not reduces_compiled(options.multi_ref, measures, options.rouge155)
             or pipeline.stopwords is not None
             or pipeline.limit_sentences is not None
-            or (pipeline.stem is not None and _stemmers is None)
             or not pipeline.tokenizer.native_when
             or pipeline.limit_text is not None
             or (by_sentence and not (pipeline.split_sentences.by_lines and pipeline.sentence_safe))
         ):
             return None
         return [measure.kernel_spec().packed() for measure in measures]
+
+    def warn_notices(self) -> None:
+        """Give the warnings about the options themselves (once per process each), as every
+        call that scores does."""
+        for notice in self.notices:
+            warn_once(notice)
 
     def check_language(self, references: list[str]) -> None:
         """The English stemmer on text that is clearly not English: say which option fixes it."""
@@ -158,13 +155,13 @@ class ScoringPlan:
             name: ScoreTable.join([scores[name] for scores, _ in results]) for name in self.names
         }
 
-    def pair_tables(self, prediction: str, reference: str) -> list[bytearray] | None:
-        """The one-row table of each measure for one pair, with the kernels called directly
-        (none of the bookkeeping of many rows); None for a pair that takes the general path: a
-        text the compiled tokenizer does not read, or one without tokens (the general path
-        warns about it when it has words)."""
-        specs = self._pair_specs
-        if specs is None:
+    def score_pair(self, prediction: str, reference: str) -> list[float] | None:
+        """Precision, recall and F of each measure, one after the other, for one pair, from the
+        compiled one-pair scorer (none of the bookkeeping of many rows); None for a pair that
+        takes the general path: a text the compiled tokenizer does not read, one without tokens
+        (the general path warns about it when it has words), or a long pair."""
+        scorer = self._pair_scorer
+        if scorer is None:
             return None
         native_when = self.pipeline.tokenizer.native_when
         if not (prediction.isascii() or native_when(prediction)) or not (
@@ -176,18 +173,7 @@ class ScoringPlan:
             # than scoring a pair); a call of many rows checks its rows.
             self._language_checked = True
             self.check_language([reference])
-        vocabulary = Vocabulary()
-        ids, sentences, documents = vocabulary.encode((prediction, reference), True, None)
-        start, middle, end = _TWO_DOCUMENTS.unpack(documents)
-        if middle == start or end == middle:  # a text without tokens
-            return None
-        vocab_size = len(vocabulary)
-        stem = self.pipeline.stem
-        if stem is not None:
-            table, vocab_size = _stemmers.number_stems(list(map(stem, vocabulary.words())))
-            ids = _stemmers.remap_ids(ids, table)
-        counts = count_pairs_packed(ids, sentences, documents, *_PAIR_DOCS, specs, vocab_size)
-        return _per_row_scores(counts, len(specs), None, 1, *self._fmeasure)
+        return scorer.score(prediction, reference)
 
     def score_chunk(self, batch: Batch, first_row: int) -> tuple[dict[str, ScoreTable], list[str]]:
         """Per-row scores of one chunk (rows ``first_row ..`` of the input), and where its

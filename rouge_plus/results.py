@@ -143,18 +143,24 @@ def score_column_names(options: ScoreOptions) -> list[str]:
     return [f"{name}_{column}" for name in options.type_names for column in SCORE_COLUMNS]
 
 
-def one_row_result(
-    names: Sequence[str], tables: Sequence[bytes | bytearray], options: ScoreOptions
-) -> dict[str, float] | dict[str, list[float]]:
-    """What :meth:`ExampleScores.result` gives for one row, read straight from the row's tables
-    (the mean of one row is that row); not for ``aggregation="bootstrap"``."""
-    values = memoryview(b"".join(tables)).cast("d").tolist()
-    with_pr = options.return_precision_recall
-    result: dict = {}
+def one_row_keys(names: Sequence[str], options: ScoreOptions) -> tuple[tuple[str, int], ...]:
+    """The keys of one row's result, each with where its value lies in the row's precision,
+    recall and F of each measure, one measure after the other (what
+    :meth:`ScoringPlan.score_pair` gives)."""
+    keys: dict[str, int] = {}
     for i, name in enumerate(names):
-        keys = _flat_keys(name, values[3 * i : 3 * i + 3], with_pr)
-        result.update(keys if options.use_aggregator else {k: [v] for k, v in keys.items()})
-    return result
+        keys.update(_flat_keys(name, range(3 * i, 3 * i + 3), options.return_precision_recall))
+    return tuple(keys.items())
+
+
+def one_row_result(
+    keys: Sequence[tuple[str, int]], values: Sequence[float], use_aggregator: bool
+) -> dict[str, float] | dict[str, list[float]]:
+    """What :meth:`ExampleScores.result` gives for one row (the mean of one row is that row),
+    from the row's values and :func:`one_row_keys`; not for ``aggregation="bootstrap"``."""
+    if use_aggregator:
+        return {key: values[at] for key, at in keys}
+    return {key: [values[at]] for key, at in keys}
 
 
 def _flat_keys(name: str, values: Sequence[float], with_pr: bool, suffix: str = "") -> dict:

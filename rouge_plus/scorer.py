@@ -15,13 +15,14 @@ so ``.aggregate()``, ``.per_example()`` and ``.columns()`` need nothing else.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 
 from .inputs import Batch, normalize_inputs
 from .options import ScoreOptions
 from .plan import ScoringPlan, plan_for
 from .results import ExampleScores, one_row_result
-from .text.diagnostics import warn_once
+from .scoring.tables import ScoreTable
 
 
 def score_examples(
@@ -75,8 +76,7 @@ def _as_plan(options: ScoreOptions | ScoringPlan) -> ScoringPlan:
 def _score_batches(
     batches: Iterable[Batch], plan: ScoringPlan, on_chunk: Callable[[int, int], None] | None
 ) -> ExampleScores:
-    for notice in plan.notices:
-        warn_once(notice)
+    plan.warn_notices()
     parts = []
     start = 0
     for batch in batches:
@@ -106,14 +106,16 @@ class RougeScorer:
         return self.plan.signature
 
     def score_examples(self, predictions: object, references: object) -> ExampleScores:
-        pair = _one_pair(predictions, references)
-        tables = None if pair is None else self.plan.pair_tables(*pair)
-        if tables is None:
-            return score_examples(predictions, references, self.plan)
         plan = self.plan
-        for notice in plan.notices:
-            warn_once(notice)
-        scores = dict(zip(plan.names, tables, strict=True))
+        pair = _one_pair(predictions, references)
+        values = None if pair is None else plan.score_pair(*pair)
+        if values is None:
+            return score_examples(predictions, references, plan)
+        plan.warn_notices()
+        scores = {
+            name: ScoreTable(bytearray(array("d", values[3 * i : 3 * i + 3])))
+            for i, name in enumerate(plan.names)
+        }
         return ExampleScores(scores, plan.options, plan.signature)
 
     def score(
@@ -123,11 +125,10 @@ class RougeScorer:
         plan = self.plan
         pair = _one_pair(predictions, references)
         if pair is not None and plan.options.aggregation != "bootstrap":
-            tables = plan.pair_tables(*pair)
-            if tables is not None:
-                for notice in plan.notices:
-                    warn_once(notice)
-                return one_row_result(plan.names, tables, plan.options)
+            values = plan.score_pair(*pair)
+            if values is not None:
+                plan.warn_notices()
+                return one_row_result(plan.result_keys, values, plan.options.use_aggregator)
         return self.score_examples(predictions, references).result()
 
 

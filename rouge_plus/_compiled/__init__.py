@@ -5,7 +5,8 @@ matching, the tagger) asks :func:`compiled` for it, so that one switch covers th
 ``ROUGE_PLUS_PURE_PYTHON=1`` to run the Python code even where the extensions are built (the
 tests run both and require identical results). It imports nothing of rouge_plus, so that any
 stage may use it. This folder also holds the C headers the compiled modules share:
-``common.h``, which every C file includes, and ``ascii_words.h``, the ASCII word rule.
+``common.h``, which every C file includes, ``ascii_words.h``, the ASCII word rule, and
+``fmeasure.h``, precision, recall and F from counts.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
  * pure-Python reference code. This file is the module and the counting's driver; the other files
  * of the module (_native.h says which) hold
  *   - Vocabulary.encode: texts to token ids (_native_vocabulary.c);
+ *   - PairScorer: one pair per call, from two str to precision, recall and F (_native_pair.c);
  *   - the counting kernels, each the twin of a Python module of kernels/: kernels/ngram.py
  *     (clipped n-gram overlap), kernels/lcs.py (bit-parallel LCS of Allison-Dix/Hyyro, the
  *     traceback rouge_score walks, and the clipped summary-level union LCS),
@@ -80,12 +81,6 @@ static void workspace_free(Workspace *w)
     buffer_free(&w->scratch_c);
     buffer_free(&w->scratch_d);
 }
-
-typedef struct {
-    int kind;
-    int n;
-    double x; /* ROUGE-W's weight; for skip-bigrams, 1.0 adds unigrams */
-} MeasureSpec;
 
 /* The counts of one measure for one pair. Not inlined: inside count_pairs' loop over the pairs
  * it costs the cheap kernels (ROUGE-1, -2, -L) about 5% more time (measured on the bench
@@ -289,6 +284,88 @@ static int measure_spec_valid(MeasureSpec spec)
     }
 }
 
+MeasureSpec *parse_measures(PyObject *measures, Py_ssize_t *n_measures)
+{
+    PyObject *fast = PySequence_Fast(measures, "measures must be a list");
+    if (!fast)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    MeasureSpec *specs = calloc((size_t)(n ? n : 1), sizeof(MeasureSpec));
+    if (!specs) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, k), "iid", &specs[k].kind, &specs[k].n,
+                              &specs[k].x)) {
+            free(specs);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (!measure_spec_valid(specs[k])) {
+            PyErr_Format(PyExc_ValueError, "measure %zd: unknown kind, or bad n or x", k);
+            free(specs);
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    *n_measures = n;
+    return specs;
+}
+
+int count_document_pairs(const Corpus *corpus, Py_ssize_t n_docs, const int64_t *pred_docs,
+                         const int64_t *ref_docs, Py_ssize_t n_pairs, const MeasureSpec *specs,
+                         Py_ssize_t n_measures, Py_ssize_t vocab_size, double *out)
+{
+    Workspace w = {0};
+    OwnIds own = {0};
+    int status = 0;
+    Py_ssize_t *order = pairs_by_reference(ref_docs, n_pairs, n_docs);
+    /* A pair's own ids number at most its reference's distinct words, plus one for the absent
+     * ones: the per-word tables are sized by the longest reference, not the vocabulary. */
+    int64_t most_words = 0;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        int64_t n;
+        document_tokens(corpus, ref_docs[k], &n);
+        if (n > most_words)
+            most_words = n;
+    }
+    if (most_words > vocab_size)
+        most_words = vocab_size;
+    if (!order || workspace_init(&w, (Py_ssize_t)most_words + 1, table_budget) < 0 ||
+        own_ids_init(&own, vocab_size) < 0) {
+        status = -1;
+    } else {
+        for (Py_ssize_t i = 0; i < n_pairs && status == 0; i++) {
+            Py_ssize_t k = order[i];
+            if ((i == 0 || ref_docs[k] != ref_docs[order[i - 1]]) &&
+                own_ids_set_reference(&own, corpus, ref_docs[k]) < 0) {
+                status = -1;
+                break;
+            }
+            if (own_ids_set_prediction(&own, corpus, pred_docs[k]) < 0) {
+                status = -1;
+                break;
+            }
+            Pair pair = {{(const int32_t *)own.ids.data, (const int64_t *)own.offsets.data,
+                          own.documents},
+                         own.absent + 1,
+                         (const int32_t *)own.ref_counts.data};
+            for (Py_ssize_t m = 0; m < n_measures && status == 0; m++) {
+                double *row = out + m * 3 * n_pairs;
+                status = count_one(&w, &pair, specs[m], row + k, row + n_pairs + k,
+                                   row + 2 * n_pairs + k);
+            }
+        }
+    }
+    free(order);
+    workspace_free(&w);
+    own_ids_free(&own);
+    return status;
+}
+
 PyDoc_STRVAR(count_pairs_doc,
              "count_pairs(ids, sentences, documents, pred_docs, ref_docs, measures, vocab_size)\n\n"
              "ids: int32 token ids; sentences: int64 token offsets; documents: int64 sentence\n"
@@ -301,7 +378,7 @@ PyDoc_STRVAR(count_pairs_doc,
 static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *o_ids, *o_sent, *o_docs, *o_pred, *o_ref, *o_measures;
-    Py_ssize_t vocab_size;
+    Py_ssize_t vocab_size, n_measures = 0;
     if (!PyArg_ParseTuple(args, "OOOOOOn", &o_ids, &o_sent, &o_docs, &o_pred, &o_ref, &o_measures,
                           &vocab_size))
         return NULL;
@@ -342,80 +419,17 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
             goto release;
         }
     }
-    PyObject *fast = PySequence_Fast(o_measures, "measures must be a list");
-    if (!fast)
+    specs = parse_measures(o_measures, &n_measures);
+    if (!specs)
         goto release;
-    Py_ssize_t n_measures = PySequence_Fast_GET_SIZE(fast);
-    specs = calloc((size_t)(n_measures ? n_measures : 1), sizeof(MeasureSpec));
-    if (!specs) {
-        Py_DECREF(fast);
-        PyErr_NoMemory();
-        goto release;
-    }
-    for (Py_ssize_t k = 0; k < n_measures; k++) {
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, k), "iid", &specs[k].kind, &specs[k].n,
-                              &specs[k].x)) {
-            Py_DECREF(fast);
-            goto release;
-        }
-        if (!measure_spec_valid(specs[k])) {
-            PyErr_Format(PyExc_ValueError, "measure %zd: unknown kind, or bad n or x", k);
-            Py_DECREF(fast);
-            goto release;
-        }
-    }
-    Py_DECREF(fast);
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n_measures * 3 * n_pairs * sizeof(double)));
     if (!result)
         goto release;
-    double *out = (double *)PyBytes_AS_STRING(result);
     Corpus corpus = {ids.buf, sent.buf, docs.buf};
-    Workspace w = {0};
-    OwnIds own = {0};
-    int status = 0;
-    Py_ssize_t budget = table_budget;
+    int status;
     Py_BEGIN_ALLOW_THREADS
-    Py_ssize_t *order = pairs_by_reference(ref_docs, n_pairs, n_docs);
-    /* A pair's own ids number at most its reference's distinct words, plus one for the absent
-     * ones: the per-word tables are sized by the longest reference, not the vocabulary. */
-    int64_t most_words = 0;
-    for (Py_ssize_t k = 0; k < n_pairs; k++) {
-        int64_t n;
-        document_tokens(&corpus, ref_docs[k], &n);
-        if (n > most_words)
-            most_words = n;
-    }
-    if (most_words > vocab_size)
-        most_words = vocab_size;
-    if (!order || workspace_init(&w, (Py_ssize_t)most_words + 1, budget) < 0 ||
-        own_ids_init(&own, vocab_size) < 0) {
-        status = -1;
-    } else {
-        for (Py_ssize_t i = 0; i < n_pairs && status == 0; i++) {
-            Py_ssize_t k = order[i];
-            if ((i == 0 || ref_docs[k] != ref_docs[order[i - 1]]) &&
-                own_ids_set_reference(&own, &corpus, ref_docs[k]) < 0) {
-                status = -1;
-                break;
-            }
-            if (own_ids_set_prediction(&own, &corpus, pred_docs[k]) < 0) {
-                status = -1;
-                break;
-            }
-            Pair pair = {{(const int32_t *)own.ids.data, (const int64_t *)own.offsets.data,
-                          own.documents},
-                         own.absent + 1,
-                         (const int32_t *)own.ref_counts.data};
-            for (Py_ssize_t m = 0; m < n_measures && status == 0; m++) {
-                double *row = out + m * 3 * n_pairs;
-                status = count_one(&w, &pair, specs[m], row + k, row + n_pairs + k,
-                                   row + 2 * n_pairs + k);
-            }
-        }
-    }
-    free(order);
-    workspace_free(&w);
-    own_ids_free(&own);
+    status = count_document_pairs(&corpus, n_docs, pred_docs, ref_docs, n_pairs, specs, n_measures,
+                                  vocab_size, (double *)PyBytes_AS_STRING(result));
     Py_END_ALLOW_THREADS
     if (status < 0) {
         Py_CLEAR(result);
@@ -488,14 +502,13 @@ PyMODINIT_FUNC PyInit__native(void)
 {
     if (init_hash_key() < 0)
         return NULL;
-    if (PyType_Ready(&VocabularyType) < 0)
+    if (PyType_Ready(&VocabularyType) < 0 || PyType_Ready(&PairScorerType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&native_module);
     if (!module)
         return NULL;
-    Py_INCREF(&VocabularyType);
-    if (PyModule_AddObject(module, "Vocabulary", (PyObject *)&VocabularyType) < 0) {
-        Py_DECREF(&VocabularyType);
+    if (PyModule_AddType(module, &VocabularyType) < 0 ||
+        PyModule_AddType(module, &PairScorerType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

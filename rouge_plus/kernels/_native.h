@@ -13,10 +13,34 @@
 /* ------------------------------------------------------------------ the vocabulary */
 
 HIDDEN extern PyTypeObject VocabularyType;
+typedef struct Vocabulary Vocabulary;
 
 /* _native._weaken_hash: with a true flag, Vocabularies created from now on hash every word to 0
  * until they fall back to SipHash-1-3 (for the tests only). */
 HIDDEN void vocabulary_weaken_hash(int weak);
+
+/* Texts in token ids, as Vocabulary.encode returns them. */
+typedef struct {
+    Buffer ids;       /* int32 token ids */
+    Buffer sentences; /* int64 token offset of each sentence start, plus the end */
+    Buffer documents; /* int64 sentence offset of each document start, plus the end */
+    Buffer word;      /* the current token, lowercased */
+} Encoded;
+
+/* For the one-pair scorer (_native_pair.c), with the GIL held throughout:
+ *   - vocabulary_encode_strs: encode str texts, each a document, as Vocabulary.encode does,
+ *     into e (emptied first); -1 with an exception set;
+ *   - vocabulary_intern: the id of a UTF-8 word, added when new (-1 on memory error, no
+ *     exception set); vocabulary_word: the UTF-8 bytes of a word by id;
+ *   - vocabulary_clear: forget every word (in time linear in their number), keeping the memory;
+ *   - vocabulary_size: how many words it holds. */
+HIDDEN int vocabulary_encode_strs(Vocabulary *v, Encoded *e, PyObject *const *texts,
+                                  Py_ssize_t n_texts, int split_newlines);
+HIDDEN int32_t vocabulary_intern(Vocabulary *v, const char *s, Py_ssize_t n);
+HIDDEN const char *vocabulary_word(const Vocabulary *v, int32_t id, Py_ssize_t *n);
+HIDDEN void vocabulary_clear(Vocabulary *v);
+HIDDEN Py_ssize_t vocabulary_size(const Vocabulary *v);
+HIDDEN void encoded_free(Encoded *e);
 
 /* ------------------------------------------------------------------ counting */
 
@@ -35,6 +59,28 @@ typedef struct {
     const int64_t *sentences;
     const int64_t *documents;
 } Corpus;
+
+/* One measure, as count_pairs takes it: (kind, n, x). */
+typedef struct {
+    int kind;
+    int n;
+    double x; /* ROUGE-W's weight; for skip-bigrams, 1.0 adds unigrams */
+} MeasureSpec;
+
+/* The measures of a list of (kind, n, x), checked, as a new array (free it); NULL with an
+ * exception set. */
+HIDDEN MeasureSpec *parse_measures(PyObject *measures, Py_ssize_t *n_measures);
+
+/* count_pairs' work on a corpus of n_docs documents: the hit, pred_base and ref_base of every
+ * pair (pred_docs[k], ref_docs[k]) under each measure, into out, float64 (n_measures, 3,
+ * n_pairs). Needs no GIL; 0, or -1 on memory error. */
+HIDDEN int count_document_pairs(const Corpus *corpus, Py_ssize_t n_docs, const int64_t *pred_docs,
+                                const int64_t *ref_docs, Py_ssize_t n_pairs,
+                                const MeasureSpec *specs, Py_ssize_t n_measures,
+                                Py_ssize_t vocab_size, double *out);
+
+/* _native_pair.c: PairScorer, one pair per call. */
+HIDDEN extern PyTypeObject PairScorerType;
 
 /* A pair of texts in ids of its own (see OwnIds in _native.c): document REF_DOC of `texts` is
  * the reference, PRED_DOC the prediction; ids run 0 .. n_ids - 1. */

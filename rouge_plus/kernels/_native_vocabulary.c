@@ -24,7 +24,7 @@ typedef struct {
     int32_t length;
 } Slot;
 
-typedef struct {
+struct Vocabulary {
     PyObject_HEAD
     Slot *slots;         /* open addressing, linear probing */
     Py_ssize_t n_slots;  /* a power of two */
@@ -36,7 +36,8 @@ typedef struct {
     int weak;          /* the fast hash is 0 for every word (for the tests only) */
     Py_ssize_t probes;  /* slots inspected by all lookups so far */
     Py_ssize_t lookups; /* word lookups so far */
-} Vocabulary;
+    Buffer slot_of; /* int32 slot of each word, by id: vocabulary_clear empties only those */
+};
 
 /*
  * The table's hash (_compiled/common.h) is the keyed fast hash, so no one can precompute words
@@ -70,13 +71,14 @@ static Slot *empty_slots(Py_ssize_t n_slots)
     return slots;
 }
 
-/* Put a slot into a table without it (no slot holds the same word). */
-static void place_slot(Slot *slots, Py_ssize_t n_slots, Slot slot)
+/* Put a slot into v's new table `slots` (which holds no slot of the same word). */
+static void place_slot(Vocabulary *v, Slot *slots, Py_ssize_t n_slots, Slot slot)
 {
     Py_ssize_t j = (Py_ssize_t)(slot.hash & (uint64_t)(n_slots - 1));
     while (slots[j].id >= 0)
         j = (j + 1) & (n_slots - 1);
     slots[j] = slot;
+    ((int32_t *)v->slot_of.data)[slot.id] = (int32_t)j;
 }
 
 static int vocabulary_grow(Vocabulary *v)
@@ -87,7 +89,7 @@ static int vocabulary_grow(Vocabulary *v)
         return -1;
     for (Py_ssize_t i = 0; i < v->n_slots; i++)
         if (v->slots[i].id >= 0)
-            place_slot(slots, n_slots, v->slots[i]);
+            place_slot(v, slots, n_slots, v->slots[i]);
     free(v->slots);
     v->slots = slots;
     v->n_slots = n_slots;
@@ -106,7 +108,7 @@ static int vocabulary_switch_to_siphash(Vocabulary *v)
         if (slot.id < 0)
             continue;
         slot.hash = siphash13(v->text.data + offsets[slot.id], slot.length);
-        place_slot(slots, v->n_slots, slot);
+        place_slot(v, slots, v->n_slots, slot);
     }
     free(v->slots);
     v->slots = slots;
@@ -140,7 +142,8 @@ static int32_t vocabulary_id(Vocabulary *v, const char *s, Py_ssize_t n, uint64_
     if (id < 0) {
         if (v->n_words >= INT32_MAX - 1)
             return -1;
-        if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0)
+        if (buffer_append(&v->text, s, n) < 0 || buffer_push_i64(&v->offsets, v->text.len) < 0 ||
+            buffer_push_i32(&v->slot_of, (int32_t)j) < 0)
             return -1;
         v->slots[j] = (Slot){h, head, (int32_t)v->n_words, (int32_t)n};
         id = (int32_t)v->n_words++;
@@ -169,6 +172,7 @@ static void vocabulary_dealloc(Vocabulary *self)
     free(self->slots);
     buffer_free(&self->text);
     buffer_free(&self->offsets);
+    buffer_free(&self->slot_of);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -181,13 +185,6 @@ static int vocabulary_claim(Vocabulary *v)
     v->busy = 1;
     return 0;
 }
-
-typedef struct {
-    Buffer ids;       /* int32 token ids */
-    Buffer sentences; /* int64 token offset of each sentence start, plus the end */
-    Buffer documents; /* int64 sentence offset of each document start, plus the end */
-    Buffer word;      /* the current token, lowercased */
-} Encoded;
 
 static int encoded_close_sentence(Encoded *e, int64_t *sentence_start)
 {
@@ -418,7 +415,61 @@ static int encode_texts(Vocabulary *v, Encoded *e, PyObject *const *items, Py_ss
     return status;
 }
 
-static void encoded_free(Encoded *e)
+int vocabulary_encode_strs(Vocabulary *v, Encoded *e, PyObject *const *texts, Py_ssize_t n_texts,
+                           int split_newlines)
+{
+    e->ids.len = e->sentences.len = e->documents.len = 0;
+    int64_t sentence_start = 0;
+    if (buffer_push_i64(&e->sentences, 0) < 0 || buffer_push_i64(&e->documents, 0) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t d = 0; d < n_texts; d++) {
+        PyObject *text = texts[d];
+        if (!PyUnicode_Check(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            return -1;
+        }
+        if (PyUnicode_READY(text) < 0)
+            return -1;
+        TextView view = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+        if (encode_text(v, e, view, split_newlines, &sentence_start) < 0 ||
+            encoded_close_document(e) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int32_t vocabulary_intern(Vocabulary *v, const char *s, Py_ssize_t n)
+{
+    return vocabulary_id(v, s, n, word_hash(v, s, n), partial_chunk(s, n < 8 ? n : 8));
+}
+
+const char *vocabulary_word(const Vocabulary *v, int32_t id, Py_ssize_t *n)
+{
+    const int64_t *offsets = (const int64_t *)v->offsets.data;
+    *n = (Py_ssize_t)(offsets[id + 1] - offsets[id]);
+    return v->text.data + offsets[id];
+}
+
+void vocabulary_clear(Vocabulary *v)
+{
+    const int32_t *slot_of = (const int32_t *)v->slot_of.data;
+    for (Py_ssize_t i = 0; i < v->n_words; i++)
+        v->slots[slot_of[i]].id = -1;
+    v->n_words = 0;
+    v->text.len = 0;
+    v->offsets.len = sizeof(int64_t); /* the leading 0 */
+    v->slot_of.len = 0;
+    v->siphash = 0;
+    v->probes = v->lookups = 0;
+}
+
+Py_ssize_t vocabulary_size(const Vocabulary *v) { return v->n_words; }
+
+void encoded_free(Encoded *e)
 {
     buffer_free(&e->ids);
     buffer_free(&e->sentences);

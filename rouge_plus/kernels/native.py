@@ -25,9 +25,11 @@ NATIVE = _native is not None
 
 if NATIVE:
     Vocabulary = _native.Vocabulary
-    # count_pairs with the specs already packed (a caller that counts one pair per call packs
-    # them once).
+    # count_pairs with the specs already packed (the tests swap in the Python twin here).
     count_pairs_packed = _native.count_pairs
+    # One pair per call, from two str to precision, recall and F (none without the extension:
+    # its callers then take the general path).
+    PairScorer = _native.PairScorer
     _native_codes = {name: getattr(_native, f"KIND_{name}", None) for name in Kernel.__members__}
     if _native_codes != {kernel.name: kernel.value for kernel in Kernel}:  # pragma: no cover
         raise ImportError(f"rouge_plus: the compiled kernels disagree on codes: {_native_codes}")
@@ -36,6 +38,7 @@ else:
 
     Vocabulary = PythonVocabulary  # type: ignore[misc,assignment]
     count_pairs_packed = count_pairs_python
+    PairScorer = None
 
 
 def count_pairs(

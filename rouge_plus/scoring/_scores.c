@@ -13,29 +13,7 @@
  */
 #include "../_compiled/common.h"
 
-enum { F_BETA1 = 0, F_ALPHA = 1, F_BETA = 2 };
-
-typedef struct {
-    int kind;
-    double c1, c2; /* F_ALPHA: 1 - alpha, alpha; F_BETA: 1 + beta**2, beta**2 */
-} FSpec;
-
-static inline double ratio(double numerator, double denominator)
-{
-    return denominator != 0 ? numerator / denominator : 0.0;
-}
-
-static inline double f_of(const FSpec *f, double p, double r)
-{
-    switch (f->kind) {
-    case F_ALPHA: /* ROUGE-1.5.5: P*R / ((1 - alpha)*P + alpha*R) */
-        return ratio(p * r, f->c1 * p + f->c2 * r);
-    case F_BETA: /* (1 + beta2)*P*R / (beta2*P + R) */
-        return ratio(f->c1 * p * r, f->c2 * p + r);
-    default: /* rouge_score: 2*P*R / (P + R) */
-        return ratio(2 * p * r, p + r);
-    }
-}
+#include "../_compiled/fmeasure.h"
 
 PyDoc_STRVAR(per_row_scores_doc,
              "per_row_scores(counts, n_measures, pair_rows, n_rows, f_kind, c1, c2) -> list\n\n"
@@ -53,8 +31,7 @@ static PyObject *per_row_scores(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "OnOnidd", &o_counts, &n_measures, &o_rows, &n_rows, &f.kind, &f.c1,
                           &f.c2))
         return NULL;
-    if (n_measures < 0 || n_measures > PY_SSIZE_T_MAX / 3 || n_rows < 0 || f.kind < F_BETA1 ||
-        f.kind > F_BETA) {
+    if (n_measures < 0 || n_measures > PY_SSIZE_T_MAX / 3 || n_rows < 0 || !fspec_valid(&f)) {
         PyErr_SetString(PyExc_ValueError, "per_row_scores: bad n_measures, n_rows or f_kind");
         return NULL;
     }

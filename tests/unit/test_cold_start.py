@@ -103,7 +103,7 @@ def _without_compiled(patch: pytest.MonkeyPatch, parts: tuple[str, ...]) -> None
     """Swap the compiled code of ``parts`` for what runs without it: the NumPy reduction of
     references and stem-id remap, the plain column means, the Python twins of the kernels and
     vocabulary. One pair per call takes the direct path of compiled code only: not here."""
-    patch.setattr(rouge_plus.plan.ScoringPlan, "pair_tables", lambda *args: None)
+    patch.setattr(rouge_plus.plan.ScoringPlan, "score_pair", lambda *args: None)
     if "reduction" in parts:
         patch.setattr(multiref, "per_row_scores", None)
         patch.setattr(tables, "_column_means", None)

@@ -83,7 +83,7 @@ def pure_python() -> Iterator[None]:
         mock.patch.object(encoding, "Vocabulary", PythonVocabulary),
         mock.patch.object(native, "count_pairs_packed", count_pairs_python),
         # One pair per call has a direct path of compiled code only.
-        mock.patch.object(ScoringPlan, "pair_tables", lambda *args: None),
+        mock.patch.object(ScoringPlan, "score_pair", lambda *args: None),
     ):
         yield
 

@@ -281,7 +281,7 @@ def test_pure_python_kernels_in_process_equal_compiled(batch, opts):
         mock.patch.object(encoding, "Vocabulary", PythonVocabulary),
         mock.patch.object(native, "count_pairs_packed", count_pairs_python),
         # One pair per call has a direct path of compiled code only.
-        mock.patch.object(rouge_plus.plan.ScoringPlan, "pair_tables", lambda *args: None),
+        mock.patch.object(rouge_plus.plan.ScoringPlan, "score_pair", lambda *args: None),
     ):
         pure = _scores(predictions, references, **opts)
     _assert_same(pure, compiled, "pure Python vs compiled")

@@ -191,13 +191,9 @@ class RougeScorer(scoring.BaseScorer):
             # One pair per call, as harness loops score: the plan's direct path, which takes
             # texts that have tokens (others go the general way, as bytes and non-str do).
             core, names = self._core()
-            tables = core and core.plan.pair_tables(prediction, target)
-            if tables:
-                values = memoryview(b"".join(tables)).cast("d").tolist()
-                scores = {}
-                for key, at in self._resolved[3].items():
-                    scores[key] = _Score(values[at : at + 3])
-                return scores
+            values = core and core.plan.score_pair(prediction, target)
+            if values:
+                return {key: _Score(values[at : at + 3]) for key, at in self._resolved[3].items()}
         return self._score_rows([self._text(prediction)], [self._text(target)])[0]
 
     def score_multi(self, targets: Iterable[Text], prediction: Text) -> dict[str, scoring.Score]:
