@@ -71,6 +71,35 @@ def lcs_path(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[tuple[in
     return pairs
 
 
+def _union_of_paths(
+    ref: Sequence[Hashable],
+    pred_sentences: list[tuple[Hashable, ...]],
+    holders: dict[Hashable, list[int]],
+) -> list[int]:
+    """The sorted union of ``ref``'s positions on its LCS paths against every pred sentence.
+
+    A path marks only positions whose token the pred sentence holds, so for each token of ``ref``
+    with unmarked positions, the pred sentences holding it (``holders``, indexes into the
+    distinct ``pred_sentences``) are walked until the token's positions are all marked, each
+    sentence once: one-word lines cost O(tokens), not sentences squared.
+    """
+    union: set[int] = set()
+    unmarked = Counter(ref)
+    walked: set[int] = set()
+    for token in dict.fromkeys(ref):
+        for k in holders.get(token, ()):
+            if not unmarked[token]:
+                break
+            if k in walked:
+                continue
+            walked.add(k)
+            for i, _ in lcs_path(ref, pred_sentences[k]):
+                if i not in union:
+                    union.add(i)
+                    unmarked[ref[i]] -= 1
+    return sorted(union)
+
+
 def summary_lcs_hits(
     ref_sentences: Sequence[Sequence[Hashable]],
     pred_sentences: Sequence[Sequence[Hashable]],
@@ -82,18 +111,23 @@ def summary_lcs_hits(
     For each reference sentence, the union of its LCS positions against every prediction
     sentence is walked left to right; a token counts while both texts still have an unused
     occurrence of it, so the hits never exceed the unigram overlap. ``ref_counts`` and
-    ``pred_counts`` are the unigram counts of the whole texts; they are not modified.
+    ``pred_counts`` are the unigram counts of the whole texts; they are not modified. Equal
+    sentences share their work (the union is a set, so the order of the paths does not matter).
     """
+    distinct = list(dict.fromkeys(tuple(sentence) for sentence in pred_sentences if sentence))
+    holders: dict[Hashable, list[int]] = {}
+    for k, sentence in enumerate(distinct):
+        for token in dict.fromkeys(sentence):
+            holders.setdefault(token, []).append(k)
+    unions: dict[tuple[Hashable, ...], list[int]] = {}
     remaining_ref = Counter(ref_counts)
     remaining_pred = Counter(pred_counts)
     hits = 0
     for ref in ref_sentences:
-        if not ref:
-            continue
-        union: set[int] = set()
-        for pred in pred_sentences:
-            union.update(i for i, _ in lcs_path(ref, pred))
-        for position in sorted(union):
+        key = tuple(ref)
+        if key not in unions:
+            unions[key] = _union_of_paths(ref, distinct, holders)
+        for position in unions[key]:
             token = ref[position]
             if remaining_ref[token] > 0 and remaining_pred[token] > 0:
                 hits += 1
