@@ -9,7 +9,7 @@ step from one bit: the union LCS costs O(n·m/64) plus a linear walk, not a full
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 
 
 def _columns(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> Iterator[int]:
@@ -71,33 +71,50 @@ def lcs_path(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[tuple[in
     return pairs
 
 
-def _union_of_paths(
-    ref: Sequence[Hashable],
-    pred_sentences: list[tuple[Hashable, ...]],
-    holders: dict[Hashable, list[int]],
-) -> list[int]:
-    """The sorted union of ``ref``'s positions on its LCS paths against every pred sentence.
+class PredSentences:
+    """The distinct non-empty sentences of a prediction, and for each token the indexes of those
+    that hold it: what a union of LCS paths needs to walk only the sentences that can add to it."""
 
-    A path marks only positions whose token the pred sentence holds, so for each token of ``ref``
-    with unmarked positions, the pred sentences holding it (``holders``, indexes into the
-    distinct ``pred_sentences``) are walked until the token's positions are all marked, each
-    sentence once: one-word lines cost O(tokens), not sentences squared.
+    def __init__(self, sentences: Sequence[Sequence[Hashable]]) -> None:
+        self.distinct = list(dict.fromkeys(tuple(sentence) for sentence in sentences if sentence))
+        self.holders: dict[Hashable, list[int]] = {}
+        for k, sentence in enumerate(self.distinct):
+            for token in dict.fromkeys(sentence):
+                self.holders.setdefault(token, []).append(k)
+
+
+def union_of_paths(
+    ref: Sequence[Hashable],
+    pred: PredSentences,
+    path: Callable[[Sequence[Hashable], Sequence[Hashable]], Iterable[int]],
+) -> set[int]:
+    """The union of ``ref``'s positions on ``path(ref, sentence)`` over every pred sentence, for
+    a path that marks only matching positions (ROUGE-Lsum's LCS, ROUGE-W's weighted LCS).
+
+    Such a path marks only positions whose token the pred sentence holds, so for each token of
+    ``ref`` with unmarked positions, the sentences holding it are walked until the token's
+    positions are all marked, each sentence once: one-word lines cost O(tokens), not sentences
+    squared. The union is a set, so the order of the walks does not matter.
     """
     union: set[int] = set()
     unmarked = Counter(ref)
     walked: set[int] = set()
     for token in dict.fromkeys(ref):
-        for k in holders.get(token, ()):
+        for k in pred.holders.get(token, ()):
             if not unmarked[token]:
                 break
             if k in walked:
                 continue
             walked.add(k)
-            for i, _ in lcs_path(ref, pred_sentences[k]):
+            for i in path(ref, pred.distinct[k]):
                 if i not in union:
                     union.add(i)
                     unmarked[ref[i]] -= 1
-    return sorted(union)
+    return union
+
+
+def _lcs_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[int]:
+    return [i for i, _ in lcs_path(ref, pred)]
 
 
 def summary_lcs_hits(
@@ -114,11 +131,7 @@ def summary_lcs_hits(
     ``pred_counts`` are the unigram counts of the whole texts; they are not modified. Equal
     sentences share their work (the union is a set, so the order of the paths does not matter).
     """
-    distinct = list(dict.fromkeys(tuple(sentence) for sentence in pred_sentences if sentence))
-    holders: dict[Hashable, list[int]] = {}
-    for k, sentence in enumerate(distinct):
-        for token in dict.fromkeys(sentence):
-            holders.setdefault(token, []).append(k)
+    pred = PredSentences(pred_sentences)
     unions: dict[tuple[Hashable, ...], list[int]] = {}
     remaining_ref = Counter(ref_counts)
     remaining_pred = Counter(pred_counts)
@@ -126,7 +139,7 @@ def summary_lcs_hits(
     for ref in ref_sentences:
         key = tuple(ref)
         if key not in unions:
-            unions[key] = _union_of_paths(ref, distinct, holders)
+            unions[key] = sorted(union_of_paths(ref, pred, _lcs_positions))
         for position in unions[key]:
             token = ref[position]
             if remaining_ref[token] > 0 and remaining_pred[token] > 0:

@@ -120,3 +120,25 @@ def test_union_lcs_of_one_word_lines(lines, pure):
     # One-word lines: a line's LCS with a line of the same word is that word, so the union takes
     # every shared word, as many times as both texts have it.
     assert scores["rougeLsum"] == scores["rouge1"] > 0.8
+
+
+def test_rouge155_byte_limit_over_many_short_sentences():
+    # py-rouge's all_input_output case under -b 665 (13,141 short sentences in one pair) took
+    # 1,006 s: under -b, ROUGE-L and ROUGE-W read sentences apart from their clipping counts, in
+    # the Python kernels, each ref sentence against each pred sentence (173 million walks).
+    setup = "\n".join(
+        [
+            "import random, rouge_plus",
+            "rng = random.Random(1)",
+            "vocab = [f'w{i}' for i in range(300)]",
+            "n = 13141",
+            "def text():",
+            "    lines = (' '.join(rng.choices(vocab, k=rng.randrange(3, 9))) for _ in range(n))",
+            "    return '\\n'.join(line + ' .' for line in lines)",
+            "a, b = text(), text()",
+            "kinds = ['rougeL', 'rougeW', 'rouge1']",
+        ]
+    )
+    call = "rouge_plus.score([a], [b], rouge_types=kinds, profile='rouge155', max_bytes=665)"
+    _, scores = peak_growth(setup, call, timeout=GUARD)
+    assert 0 < scores["rougeW"] < scores["rougeL"] < scores["rouge1"]
