@@ -203,8 +203,24 @@ static void fill_columns(const Workspace *w, const Masks *masks, const int32_t *
     }
 }
 
+/* The union of LCS positions of one ref sentence: marks[i] once position i is on some LCS path;
+ * unmarked[local[i]] counts the positions of the word of position i not marked yet. */
+typedef struct {
+    unsigned char *marks;
+    int32_t *local;
+    int64_t *unmarked;
+} Union;
+
+static inline void union_mark(Union *u, int64_t i)
+{
+    if (!u->marks[i]) {
+        u->marks[i] = 1;
+        u->unmarked[u->local[i]]--;
+    }
+}
+
 /*
- * Mark in `marks` the ref positions on the LCS path rouge_score's traceback walks: from (m, n), a
+ * Mark in the union the ref positions on the LCS path rouge_score's traceback walks: from (m, n), a
  * match goes diagonally; otherwise left when bit i - 1 of column j is 0 (the table grows at row i
  * of column j), else up. It needs column j at each step. When the n + 1 columns fit in the
  * workspace's budget they are all kept; otherwise every block-th column is kept on a first pass,
@@ -212,7 +228,7 @@ static void fill_columns(const Workspace *w, const Masks *masks, const int32_t *
  * time, memory for about 2 * sqrt(n) columns), only as far down as the rows it can still reach.
  */
 static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, int64_t m,
-                         const int32_t *pred, int64_t n, unsigned char *marks)
+                         const int32_t *pred, int64_t n, Union *marks)
 {
     const int64_t n_words = masks->n_words;
     const size_t column_bytes = (size_t)n_words * sizeof(uint64_t);
@@ -225,7 +241,7 @@ static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, i
         fill_columns(w, masks, pred, 0, n, 1, 1, columns);
         for (int64_t i = m, j = n; i > 0 && j > 0;) {
             if (ref[i - 1] == pred[j - 1])
-                marks[--i] = 1, j--;
+                union_mark(marks, --i), j--;
             else if (!((columns[j] >> (i - 1)) & 1))
                 j--; /* T grows at row i of column j: go left */
             else
@@ -263,7 +279,7 @@ static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, i
         fill_columns(w, masks, pred, start, j - start, n_words, n_used, columns);
         while (i > 0 && j > start) {
             if (ref[i - 1] == pred[j - 1]) {
-                marks[i - 1] = 1;
+                union_mark(marks, i - 1);
                 i--;
                 j--;
             } else if (!((columns[(j - start) * n_words + (i - 1) / 64] >> ((i - 1) % 64)) & 1)) {
@@ -277,40 +293,157 @@ static int mark_lcs_path(Workspace *w, const Masks *masks, const int32_t *ref, i
     return 0;
 }
 
-/* Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). */
+/* A keyed hash of a sentence's tokens (collisions cost comparisons, never wrong results). */
+static uint64_t sentence_hash(const int32_t *tokens, int64_t n)
+{
+    uint64_t h = hash_key[2] ^ (uint64_t)n;
+    for (int64_t i = 0; i < n; i++)
+        h = pair_slot(h ^ (uint32_t)tokens[i], UINT64_MAX) + hash_key[3];
+    return h;
+}
+
+/* canon[s - first] = the first sentence of [first, last) with the same tokens as sentence s,
+ * through a table of `slots` (a power of two above twice the sentences) of int64. */
+static void same_sentences(const Corpus *c, int64_t first, int64_t last, int64_t *canon,
+                           int64_t *slots, int64_t n_slots)
+{
+    for (int64_t k = 0; k < n_slots; k++)
+        slots[k] = -1;
+    for (int64_t s = first; s < last; s++) {
+        const int32_t *tokens = c->ids + c->sentences[s];
+        const int64_t n = c->sentences[s + 1] - c->sentences[s];
+        uint64_t k = sentence_hash(tokens, n) & (uint64_t)(n_slots - 1);
+        canon[s - first] = s;
+        for (; slots[k] >= 0; k = (k + 1) & (uint64_t)(n_slots - 1)) {
+            const int64_t t = slots[k];
+            if (c->sentences[t + 1] - c->sentences[t] == n &&
+                !memcmp(c->ids + c->sentences[t], tokens, (size_t)n * sizeof *tokens)) {
+                canon[s - first] = t;
+                break;
+            }
+        }
+        if (canon[s - first] == s)
+            slots[k] = s;
+    }
+}
+
+static int64_t table_slots(int64_t count)
+{
+    int64_t n_slots = 16;
+    while (n_slots < 2 * count)
+        n_slots *= 2;
+    return n_slots;
+}
+
+/*
+ * Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). The
+ * union of a ref sentence takes only LCS paths that can add to it: a path marks only positions
+ * whose word the pred sentence holds, so for each word of the ref sentence with unmarked
+ * positions, the distinct pred sentences holding it are walked until the word's positions are all
+ * marked; a pred sentence is walked once per ref sentence, equal pred sentences once in all, and
+ * equal ref sentences share one union. One-word lines cost O(tokens), not sentences squared.
+ */
 int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
 {
     *out = 0;
     const Corpus *c = &p->texts;
-    int64_t p_first = c->documents[PRED_DOC], p_last = c->documents[PRED_DOC + 1];
-    int64_t r_first = c->documents[REF_DOC], r_last = c->documents[REF_DOC + 1];
-    const int32_t *ids = c->ids;
+    const int64_t p_first = c->documents[PRED_DOC], p_last = c->documents[PRED_DOC + 1];
+    const int64_t r_first = c->documents[REF_DOC], r_last = c->documents[REF_DOC + 1];
+    const int64_t n_ps = p_last - p_first, n_rs = r_last - r_first;
+    const int64_t r_base = c->sentences[r_first];
+    const int64_t n_ref = c->sentences[r_last] - r_base;
+    const int64_t n_pred = c->sentences[p_last] - c->sentences[p_first];
+    const int64_t slots_p = table_slots(n_ps), slots_r = table_slots(n_rs);
+    /* int64 arrays: pred canon, visited, table; ref canon, table; holders start (n_ids + 1),
+     * holders (n_pred); first position and unmarked count per local word (n_ref); then int32
+     * local words (n_ref) and the marks (n_ref bytes). */
+    const int64_t n_int64 = 2 * n_ps + slots_p + n_rs + slots_r + (int64_t)p->n_ids + 1 + n_pred +
+                            2 * n_ref;
+    int64_t *area = buffer_scratch(&w->scratch_d, (size_t)n_int64 * sizeof(int64_t) +
+                                                      (size_t)n_ref * (sizeof(int32_t) + 1));
+    if (!area)
+        return -1;
+    int64_t *pred_canon = area, *visited = pred_canon + n_ps, *ref_canon = visited + n_ps + slots_p;
+    int64_t *start = ref_canon + n_rs + slots_r, *holders = start + p->n_ids + 1;
+    int64_t *first_pos = holders + n_pred, *unmarked = first_pos + n_ref;
+    int32_t *local = (int32_t *)(unmarked + n_ref);
+    unsigned char *all_marks = (unsigned char *)(local + n_ref);
+    same_sentences(c, p_first, p_last, pred_canon, visited + n_ps, slots_p);
+    same_sentences(c, r_first, r_last, ref_canon, ref_canon + n_rs, slots_r);
+    /* holders of each word: the distinct pred sentences that hold it, each once. */
+    memset(start, 0, ((size_t)p->n_ids + 1) * sizeof(int64_t));
+    for (int pass = 0; pass < 2; pass++) {
+        workspace_next(w);
+        for (int64_t ps = p_first; ps < p_last; ps++) {
+            if (pred_canon[ps - p_first] != ps)
+                continue;
+            for (int64_t t = c->sentences[ps]; t < c->sentences[ps + 1]; t++) {
+                const int32_t id = c->ids[t];
+                int32_t *seen = workspace_slot(w, id, w->value_a, -1);
+                if (*seen == (int32_t)(ps - p_first))
+                    continue;
+                *seen = (int32_t)(ps - p_first);
+                if (pass == 0)
+                    start[id + 1]++;
+                else
+                    holders[start[id]++] = ps;
+            }
+        }
+        if (pass == 0)
+            for (int32_t id = 0; id < p->n_ids; id++)
+                start[id + 1] += start[id];
+    }
+    memmove(start + 1, start, (size_t)p->n_ids * sizeof(int64_t)); /* pass 1 moved each start */
+    start[0] = 0;
+    for (int64_t k = 0; k < n_ps; k++)
+        visited[k] = -1;
     int64_t hits = 0;
     load_unigram_counts(w, p);
     int status = 0;
-    for (int64_t rs = r_first; rs < r_last; rs++) {
-        const int32_t *ref = ids + c->sentences[rs];
-        int64_t m = c->sentences[rs + 1] - c->sentences[rs];
-        if (m == 0)
+    for (int64_t rs = r_first; rs < r_last && status == 0; rs++) {
+        const int32_t *ref = c->ids + c->sentences[rs];
+        const int64_t m = c->sentences[rs + 1] - c->sentences[rs];
+        unsigned char *marks = all_marks + (c->sentences[rs] - r_base);
+        const int64_t canon = ref_canon[rs - r_first];
+        if (m <= 0)
             continue;
-        unsigned char *marks = buffer_scratch(&w->scratch_c, (size_t)m);
-        Masks masks;
-        if (!marks || build_masks(w, ref, m, (m + 63) / 64, &masks) < 0) {
-            status = -1;
-            break;
-        }
-        memset(marks, 0, (size_t)m);
-        for (int64_t ps = p_first; ps < p_last; ps++) {
-            const int32_t *pred = ids + c->sentences[ps];
-            int64_t n = c->sentences[ps + 1] - c->sentences[ps];
-            if (n > 0 && mark_lcs_path(w, &masks, ref, m, pred, n, marks) < 0) {
-                status = -1;
-                break;
+        if (canon != rs) {
+            memcpy(marks, all_marks + (c->sentences[canon] - r_base), (size_t)m);
+        } else {
+            int64_t *first_of = first_pos + (c->sentences[rs] - r_base);
+            Union u = {marks, local + (c->sentences[rs] - r_base),
+                       unmarked + (c->sentences[rs] - r_base)};
+            int32_t n_local = 0;
+            workspace_next(w);
+            for (int64_t i = 0; i < m; i++) {
+                int32_t *k = workspace_slot(w, ref[i], w->value_a, -1);
+                if (*k < 0) {
+                    first_of[n_local] = i;
+                    u.unmarked[n_local] = 0;
+                    *k = n_local++;
+                }
+                u.local[i] = *k;
+                u.unmarked[*k]++;
             }
+            Masks masks;
+            if (build_masks(w, ref, m, (m + 63) / 64, &masks) < 0)
+                return -1;
+            memset(marks, 0, (size_t)m);
+            for (int32_t k = 0; k < n_local && status == 0; k++) {
+                const int32_t id = ref[first_of[k]];
+                for (int64_t h = start[id]; h < start[id + 1] && u.unmarked[k] > 0; h++) {
+                    const int64_t ps = holders[h];
+                    if (visited[ps - p_first] == rs)
+                        continue;
+                    visited[ps - p_first] = rs;
+                    const int32_t *pred = c->ids + c->sentences[ps];
+                    const int64_t n = c->sentences[ps + 1] - c->sentences[ps];
+                    if (mark_lcs_path(w, &masks, ref, m, pred, n, &u) < 0)
+                        status = -1;
+                }
+            }
+            release_masks(&masks, ref, m);
         }
-        release_masks(&masks, ref, m);
-        if (status < 0)
-            break;
         for (int64_t i = 0; i < m; i++)
             if (marks[i])
                 hits += take_unigram(w, ref[i]);

@@ -4,9 +4,6 @@
  */
 #include "_native.h"
 
-/* A hash-table probe of a skip-bigram costs about as much as this many steps of a pass. */
-#define SKIP_PROBE_COST 4.0
-
 /* The widest distance of a skip-bigram of a text of n tokens: at most max_gap words between. */
 static inline int64_t skip_widest(int64_t n, int max_gap)
 {
@@ -86,14 +83,21 @@ static int64_t shared_pairs(const SharedTexts *s, int side, int64_t widest)
     return pairs;
 }
 
+/* 1 when every pair of shared tokens of the side is within its reach. */
+static int all_in_reach(const SharedTexts *s, int side, int64_t widest)
+{
+    const int64_t n = s->length[side];
+    return n < 2 || s->position[side][n - 1] - s->position[side][0] <= widest;
+}
+
 /*
  * Skip-bigram hits per first word, in O(shared * (lengths + shared)) time and O(shared) memory
- * beyond the reduced texts (no table of pairs): for each shared word a, one pass per text adds to
+ * beyond the reduced texts: for each shared word a, one pass per text adds to
  * every token b the occurrences of a at most widest[side] positions before it, and the pairs
  * (a, b) are clipped from those counts.
  */
-static int skip_hits_by_first_word(Workspace *w, const SharedTexts *s, const int64_t widest[2],
-                                   int64_t *hits_out)
+static int skip_hits_by_pass(Workspace *w, const SharedTexts *s, const int64_t widest[2],
+                             int64_t *hits_out)
 {
     const int32_t shared = s->shared;
     int64_t *pairs = buffer_scratch(&w->scratch_b, (size_t)shared * 2 * sizeof(int64_t));
@@ -107,7 +111,7 @@ static int skip_hits_by_first_word(Workspace *w, const SharedTexts *s, const int
             const int64_t *position = s->position[side];
             const int64_t n = s->length[side], reach = widest[side];
             int64_t *count = pairs + side * shared, before = 0; /* occurrences of first in reach */
-            if (n > 0 && position[n - 1] - position[0] <= reach) { /* every pair is in reach */
+            if (all_in_reach(s, side, reach)) {
                 for (int64_t t = 0; t < n; t++) {
                     count[word[t]] += before;
                     before += word[t] == first;
@@ -128,27 +132,109 @@ static int skip_hits_by_first_word(Workspace *w, const SharedTexts *s, const int
     return 0;
 }
 
-/* Skip-bigram hits through a hash table of ref's pairs of shared words, taken by pred's. */
-static int skip_hits_by_table(Workspace *w, const SharedTexts *s, const int64_t widest[2],
-                              int64_t distinct, int64_t *hits_out)
+/*
+ * The shared tokens of one side grouped by word: the tokens of word a are
+ * order[start[a] .. start[a + 1]), in text order (a counting sort, O(length + shared)).
+ */
+static void tokens_by_word(const SharedTexts *s, int side, int64_t *start, int64_t *order)
 {
-    PairTable table;
-    if (pair_table_init(w, &table, distinct) < 0)
+    const int32_t *word = s->word[side];
+    const int64_t n = s->length[side];
+    memset(start, 0, ((size_t)s->shared + 1) * sizeof(int64_t));
+    for (int64_t t = 0; t < n; t++)
+        start[word[t] + 1]++;
+    for (int32_t a = 0; a < s->shared; a++)
+        start[a + 1] += start[a];
+    for (int64_t t = 0; t < n; t++)
+        order[start[word[t]]++] = t; /* start[a] ends where word a + 1 begins */
+    memmove(start + 1, start, (size_t)s->shared * sizeof(int64_t));
+    start[0] = 0;
+}
+
+/*
+ * Skip-bigram hits per first word, in O(lengths + shared + pairs of shared tokens) time and
+ * O(lengths + shared) memory: for each shared word a, the pairs that start at an occurrence of a
+ * are enumerated on both sides into counts per second word, and clipped.
+ */
+static int skip_hits_by_occurrence(Workspace *w, const SharedTexts *s, const int64_t widest[2],
+                                   int64_t *hits_out)
+{
+    const int32_t shared = s->shared;
+    const int64_t n0 = s->length[0], n1 = s->length[1];
+    int64_t *csr = buffer_scratch(&w->scratch_a,
+                                  (size_t)(2 * ((int64_t)shared + 1) + n0 + n1) * sizeof(int64_t));
+    int64_t *count = buffer_scratch(&w->scratch_b, (size_t)shared * (2 * sizeof(int64_t) +
+                                                                      sizeof(int32_t)));
+    if (!csr || !count)
         return -1;
+    int64_t *start[2] = {csr, csr + shared + 1};
+    int64_t *order[2] = {csr + 2 * ((int64_t)shared + 1), csr + 2 * ((int64_t)shared + 1) + n0};
+    int32_t *touched = (int32_t *)(count + 2 * (int64_t)shared);
+    memset(count, 0, (size_t)shared * 2 * sizeof(int64_t));
+    for (int side = 0; side < 2; side++)
+        tokens_by_word(s, side, start[side], order[side]);
     int64_t hits = 0;
-    for (int side = 1; side >= 0; side--) { /* ref's pairs are added, then pred's taken */
-        const int32_t *word = s->word[side];
-        const int64_t *position = s->position[side];
-        const int64_t n = s->length[side], reach = widest[side];
-        for (int64_t i = 0; i < n; i++) {
-            for (int64_t j = i + 1; j < n && position[j] - position[i] <= reach; j++) {
-                uint64_t key = pair_key(word[i], word[j]);
-                if (side)
-                    pair_table_add(&table, key);
-                else
-                    hits += pair_table_take(&table, key);
+    for (int32_t first = 0; first < shared; first++) {
+        int32_t n_touched = 0;
+        for (int side = 0; side < 2; side++) {
+            const int32_t *word = s->word[side];
+            const int64_t *position = s->position[side];
+            const int64_t n = s->length[side], reach = widest[side];
+            int64_t *side_count = count + side * (int64_t)shared;
+            for (int64_t k = start[side][first]; k < start[side][first + 1]; k++) {
+                const int64_t t = order[side][k];
+                for (int64_t u = t + 1; u < n && position[u] - position[t] <= reach; u++) {
+                    const int32_t second = word[u];
+                    if (count[second] == 0 && count[shared + second] == 0)
+                        touched[n_touched++] = second;
+                    side_count[second]++;
+                }
             }
         }
+        for (int32_t k = 0; k < n_touched; k++) {
+            const int32_t second = touched[k];
+            const int64_t c0 = count[second], c1 = count[shared + second];
+            hits += c0 < c1 ? c0 : c1;
+            count[second] = count[shared + second] = 0;
+        }
+    }
+    *hits_out = hits;
+    return 0;
+}
+
+/*
+ * Skip-bigram hits in O(lengths · log) when every pair of both sides is in reach and side `once`
+ * holds each shared word once. Then `once` has each pair (a, b), a != b, at most once (and no
+ * (a, a)), so a pair is a hit exactly when a precedes b in `once` and the other side has some a
+ * before some b: its first a before its last b. Walking `once` in order, a Fenwick tree over the
+ * other side's positions counts the earlier words whose first occurrence precedes b's last.
+ */
+static int skip_hits_by_order(Workspace *w, const SharedTexts *s, int once, int64_t *hits_out)
+{
+    const int other = 1 - once;
+    const int32_t shared = s->shared;
+    const int64_t n = s->length[other];
+    int64_t *first = buffer_scratch(&w->scratch_a,
+                                    (size_t)(2 * (int64_t)shared + n + 1) * sizeof(int64_t));
+    if (!first)
+        return -1;
+    int64_t *last = first + shared, *tree = last + shared; /* tree[1 .. n]: a Fenwick tree */
+    for (int32_t a = 0; a < shared; a++)
+        first[a] = -1;
+    for (int64_t t = 0; t < n; t++) {
+        const int32_t a = s->word[other][t];
+        if (first[a] < 0)
+            first[a] = t;
+        last[a] = t;
+    }
+    memset(tree, 0, (size_t)(n + 1) * sizeof(int64_t));
+    int64_t hits = 0;
+    for (int64_t t = 0; t < s->length[once]; t++) {
+        const int32_t b = s->word[once][t];
+        for (int64_t i = last[b]; i > 0; i -= i & -i) /* earlier words first before last[b] */
+            hits += tree[i];
+        for (int64_t i = first[b] + 1; i <= n; i += i & -i)
+            tree[i]++;
     }
     *hits_out = hits;
     return 0;
@@ -157,11 +243,12 @@ static int skip_hits_by_table(Workspace *w, const SharedTexts *s, const int64_t 
 /*
  * ROUGE-S/SU as kernels/skip_bigram.py counts them: ordered pairs at most max_gap words apart
  * (max_gap < 0: any distance) over the whole text, plus, with unigrams, every token but the last;
- * overlap clipped per unit. Only pairs of words both texts share can match; they are counted
- * either pair by pair in a hash table, which costs a table entry per distinct pair of ref, or per
- * first word, which needs no table but a pass over both texts per shared word: whichever costs
- * less, and never a table larger than the workspace's budget. A gap that reaches across a whole
- * text is no limit: rougeS999999 costs what rougeS* costs.
+ * overlap clipped per unit. Two equal texts match every pair. Otherwise only pairs of words both
+ * texts share can match; they are counted whichever way costs least, all exact: by the order of
+ * words (O(n log n), when every pair is in reach and one text has each shared word once), per
+ * occurrence of each first word (time in the pairs of shared tokens), or in one pass over both
+ * texts per shared word (time in shared words times length; no memory per pair). A gap that
+ * reaches across a whole text is no limit: rougeS999999 costs what rougeS* costs.
  */
 int skip_bigram_counts(Workspace *w, const Pair *p, int max_gap, int with_unigrams,
                        double *hit, double *pred_base, double *ref_base)
@@ -172,22 +259,31 @@ int skip_bigram_counts(Workspace *w, const Pair *p, int max_gap, int with_unigra
     int64_t widest_pred = skip_widest(n_pred, max_gap), widest_ref = skip_widest(n_ref, max_gap);
     int64_t pairs_pred = skip_pairs(n_pred, widest_pred), pairs_ref = skip_pairs(n_ref, widest_ref);
     int64_t hits = 0;
-    if (pairs_pred > 0 && pairs_ref > 0) {
+    if (pairs_pred > 0 && n_pred == n_ref && !memcmp(pred, ref, (size_t)n_pred * sizeof *pred)) {
+        hits = pairs_pred;
+    } else if (pairs_pred > 0 && pairs_ref > 0) {
         SharedTexts s;
         if (reduce_to_shared(w, pred, n_pred, ref, n_ref, &s) < 0)
             return -1;
         const int64_t widest[2] = {widest_pred, widest_ref};
         if (s.shared > 0) {
-            int64_t distinct = shared_pairs(&s, 1, widest_ref);
-            int64_t table_ops = shared_pairs(&s, 0, widest_pred) + distinct;
-            if (distinct > (int64_t)s.shared * s.shared)
-                distinct = (int64_t)s.shared * s.shared;
-            /* A table probe costs about as much as SKIP_PROBE_COST steps of a pass. */
-            double pass_ops = (double)s.shared * (double)(s.length[0] + s.length[1] + s.shared);
-            int by_table = pass_ops > SKIP_PROBE_COST * (double)table_ops &&
-                           (double)distinct * 2 * sizeof(PairSlot) <= (double)w->table_budget;
-            int status = by_table ? skip_hits_by_table(w, &s, widest, distinct, &hits)
-                                  : skip_hits_by_first_word(w, &s, widest, &hits);
+            const double lengths = (double)(s.length[0] + s.length[1] + s.shared);
+            const double pass_ops = (double)s.shared * lengths;
+            const double occurrence_ops = lengths + (double)shared_pairs(&s, 0, widest_pred) +
+                                          (double)shared_pairs(&s, 1, widest_ref);
+            int once = -1; /* a side with each shared word once, when every pair is in reach */
+            if (all_in_reach(&s, 0, widest_pred) && all_in_reach(&s, 1, widest_ref))
+                once = s.length[0] == s.shared ? 0 : s.length[1] == s.shared ? 1 : -1;
+            double order_ops = 4.0 * lengths; /* times log2(lengths) */
+            for (int64_t size = (int64_t)lengths; size > 1; size >>= 1)
+                order_ops += 4.0 * lengths;
+            int status;
+            if (once >= 0 && order_ops < occurrence_ops && order_ops < pass_ops)
+                status = skip_hits_by_order(w, &s, once, &hits);
+            else if (occurrence_ops <= pass_ops)
+                status = skip_hits_by_occurrence(w, &s, widest, &hits);
+            else
+                status = skip_hits_by_pass(w, &s, widest, &hits);
             if (status < 0)
                 return -1;
         }

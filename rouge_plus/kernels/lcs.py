@@ -9,7 +9,7 @@ step from one bit: the union LCS costs O(n·m/64) plus a linear walk, not a full
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 
 
 def _columns(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> Iterator[int]:
@@ -71,6 +71,52 @@ def lcs_path(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[tuple[in
     return pairs
 
 
+class PredSentences:
+    """The distinct non-empty sentences of a prediction, and for each token the indexes of those
+    that hold it: what a union of LCS paths needs to walk only the sentences that can add to it."""
+
+    def __init__(self, sentences: Sequence[Sequence[Hashable]]) -> None:
+        self.distinct = list(dict.fromkeys(tuple(sentence) for sentence in sentences if sentence))
+        self.holders: dict[Hashable, list[int]] = {}
+        for k, sentence in enumerate(self.distinct):
+            for token in dict.fromkeys(sentence):
+                self.holders.setdefault(token, []).append(k)
+
+
+def union_of_paths(
+    ref: Sequence[Hashable],
+    pred: PredSentences,
+    path: Callable[[Sequence[Hashable], Sequence[Hashable]], Iterable[int]],
+) -> set[int]:
+    """The union of ``ref``'s positions on ``path(ref, sentence)`` over every pred sentence, for
+    a path that marks only matching positions (ROUGE-Lsum's LCS, ROUGE-W's weighted LCS).
+
+    Such a path marks only positions whose token the pred sentence holds, so for each token of
+    ``ref`` with unmarked positions, the sentences holding it are walked until the token's
+    positions are all marked, each sentence once: one-word lines cost O(tokens), not sentences
+    squared. The union is a set, so the order of the walks does not matter.
+    """
+    union: set[int] = set()
+    unmarked = Counter(ref)
+    walked: set[int] = set()
+    for token in dict.fromkeys(ref):
+        for k in pred.holders.get(token, ()):
+            if not unmarked[token]:
+                break
+            if k in walked:
+                continue
+            walked.add(k)
+            for i in path(ref, pred.distinct[k]):
+                if i not in union:
+                    union.add(i)
+                    unmarked[ref[i]] -= 1
+    return union
+
+
+def _lcs_positions(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[int]:
+    return [i for i, _ in lcs_path(ref, pred)]
+
+
 def summary_lcs_hits(
     ref_sentences: Sequence[Sequence[Hashable]],
     pred_sentences: Sequence[Sequence[Hashable]],
@@ -82,18 +128,19 @@ def summary_lcs_hits(
     For each reference sentence, the union of its LCS positions against every prediction
     sentence is walked left to right; a token counts while both texts still have an unused
     occurrence of it, so the hits never exceed the unigram overlap. ``ref_counts`` and
-    ``pred_counts`` are the unigram counts of the whole texts; they are not modified.
+    ``pred_counts`` are the unigram counts of the whole texts; they are not modified. Equal
+    sentences share their work (the union is a set, so the order of the paths does not matter).
     """
+    pred = PredSentences(pred_sentences)
+    unions: dict[tuple[Hashable, ...], list[int]] = {}
     remaining_ref = Counter(ref_counts)
     remaining_pred = Counter(pred_counts)
     hits = 0
     for ref in ref_sentences:
-        if not ref:
-            continue
-        union: set[int] = set()
-        for pred in pred_sentences:
-            union.update(i for i, _ in lcs_path(ref, pred))
-        for position in sorted(union):
+        key = tuple(ref)
+        if key not in unions:
+            unions[key] = sorted(union_of_paths(ref, pred, _lcs_positions))
+        for position in unions[key]:
             token = ref[position]
             if remaining_ref[token] > 0 and remaining_pred[token] > 0:
                 hits += 1

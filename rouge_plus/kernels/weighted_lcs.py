@@ -3,7 +3,8 @@
 For each reference sentence, 1.5.5 runs the weighted-LCS dynamic programme against every
 prediction sentence, follows each traceback (a match always goes diagonally; otherwise up when
 the upper cell is >= the left one) and marks the reference positions it passes: the union over
-the prediction sentences. It then walks the reference sentence left to right. A marked token
+the prediction sentences (only those that can add to it are walked: see ``lcs.union_of_paths``).
+It then walks the reference sentence left to right. A marked token
 scores only while its unigram count is still positive in both texts (both counts are then
 decremented, as ROUGE-L's clipping does). Scored tokens form runs; a run is closed, adding
 f(run), when the next reference position is unmarked or the sentence ends. Two quirks are kept:
@@ -23,17 +24,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
+from .lcs import PredSentences, union_of_paths
+
 Sentences = Sequence[Sequence[Hashable]]
 
 _DIAGONAL, _UP, _LEFT = 0, 1, 2
 
 
-def _mark_lcs(
-    ref: Sequence[Hashable], pred: Sequence[Hashable], powers: list[float], marks: list[bool]
-) -> None:
-    """Mark the reference positions on 1.5.5's weighted-LCS traceback of ``ref`` vs ``pred``."""
-    if not ref or not pred or set(ref).isdisjoint(pred):
-        return
+def _weighted_path(
+    ref: Sequence[Hashable], pred: Sequence[Hashable], powers: list[float]
+) -> list[int]:
+    """The reference positions on 1.5.5's weighted-LCS traceback of ``ref`` vs ``pred``."""
+    marks: list[int] = []
     width = len(pred) + 1
     score_above = [0.0] * width
     run_above = [0] * width
@@ -61,11 +63,12 @@ def _mark_lcs(
         if move == _DIAGONAL:
             i -= 1
             j -= 1
-            marks[i] = True
+            marks.append(i)
         elif move == _UP:
             i -= 1
         else:
             j -= 1
+    return marks
 
 
 def counts(
@@ -89,16 +92,19 @@ def counts(
     ref_left = Counter(ref_unigrams)
     hit = 0.0
     ref_weight = 0.0
+    pred = PredSentences(pred_sents)
+    unions: dict[tuple[Hashable, ...], set[int]] = {}  # equal sentences share their union
     for ref in ref_sents:
         ref_weight += len(ref) ** weight
-        marks = [False] * len(ref)
-        for pred in pred_sents:
-            _mark_lcs(ref, pred, powers, marks)
+        key = tuple(ref)
+        if key not in unions:
+            unions[key] = union_of_paths(ref, pred, lambda r, p: _weighted_path(r, p, powers))
+        marks = unions[key]
         run = 0
         for j, token in enumerate(ref):
-            if marks[j] and ref_left[token] > 0 and pred_left[token] > 0:
+            if j in marks and ref_left[token] > 0 and pred_left[token] > 0:
                 run += 1
-                if j + 1 == len(ref) or not marks[j + 1]:
+                if j + 1 == len(ref) or j + 1 not in marks:
                     hit += run**weight
                     run = 0
                 ref_left[token] -= 1

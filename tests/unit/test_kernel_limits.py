@@ -159,24 +159,45 @@ long_documents = st.lists(st.lists(st.integers(0, 9), max_size=120), min_size=1,
 GAPS = [0, 1, 3, 7, 20, 60, 118, 119, 200, 2**31 - 1]
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    st.lists(st.tuples(long_documents, long_documents), min_size=1, max_size=3),
-    st.sampled_from([0, 1 << 30]),
-)
-def test_skip_bigrams_equal_python_by_table_and_by_first_word(pairs, budget):
-    # A budget of 0 bytes leaves no room for a table of pairs: every pair is counted per first
-    # word. With room, the cheaper of the two methods runs; both must agree with the Python twin.
+def _skip_bigrams_both_backends(pairs: list[tuple[list[list[int]], list[list[int]]]], vocab: int):
     docs = [doc for pair in pairs for doc in pair]
     ids, sentences, bounds = corpus_arrays(docs)
     pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
     measures = [(4, gap, unigrams) for gap in GAPS for unigrams in (0.0, 1.0)] + [(4, -1, 0.0)]
-    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, measures, 10)
-    previous = native._set_table_budget(budget)
-    try:
-        ours, python = _both_backends(lambda count_pairs: count_pairs(*args))
-    finally:
-        native._set_table_budget(previous)
+    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, measures, vocab)
+    return _both_backends(lambda count_pairs: count_pairs(*args))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(long_documents, long_documents), min_size=1, max_size=3))
+def test_skip_bigrams_equal_python_per_occurrence_and_per_pass(pairs):
+    # Ten words over long texts: short gaps are counted per occurrence of each first word, long
+    # ones in a pass per shared word (the cheaper method runs); both must equal the Python twin.
+    ours, python = _skip_bigrams_both_backends(pairs, 10)
+    np.testing.assert_array_equal(ours, python)
+
+
+@st.composite
+def _distinct_word_pairs(draw):
+    """A text of distinct words and a shuffled, cut, or repeated version of it: where one side
+    has each shared word once, the compiled kernel counts long-gap pairs by word order."""
+    n = draw(st.integers(100, 260))
+    first = draw(st.permutations(range(n)))
+    second = draw(st.lists(st.sampled_from(range(n + 20)), min_size=1, max_size=2 * n))
+    second = draw(st.sampled_from([second, list(first), first[: n // 2] + first[n // 2 + 1 :]]))
+    swap = draw(st.integers(0, n - 1))
+    if second is not first:
+        second = second[:]
+        second[swap % len(second)], second[0] = second[0], second[swap % len(second)]
+    cut = draw(st.integers(0, 3))
+    pair = ([first[: n // 2], first[n // 2 :]], [second[:cut], second[cut:]])
+    return pair if draw(st.booleans()) else pair[::-1]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(_distinct_word_pairs(), min_size=1, max_size=2))
+def test_skip_bigrams_equal_python_by_word_order(pairs):
+    ours, python = _skip_bigrams_both_backends(pairs, 300)
     np.testing.assert_array_equal(ours, python)
 
 
