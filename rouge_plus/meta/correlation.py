@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from . import global_level
 from .coefficients import METHODS, coefficient, column_coefficients, pairwise
 from .resampling import bootstrap_weights, check_resamples, permutation_swaps, resampling
 
@@ -196,6 +197,10 @@ def _bootstrap(
 ) -> np.ndarray:
     """The correlation of each resample of ``draws`` (:func:`bootstrap_weights`)."""
     rows, cols = draws
+    if level == "global":  # every resample at once, on the cells sorted once
+        samples = global_level.coefficients(global_level.Cells(metric, human), method, rows, cols)
+        if samples is not None:
+            return samples
     n_resamples = len(rows if rows is not None else cols)
     if level == "summary":  # column_coefficients blocks its own products
         block = n_resamples
