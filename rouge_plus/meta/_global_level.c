@@ -35,44 +35,71 @@ typedef struct {
     const double *x, *z;
 } Cells;
 
-static inline int64_t weight_of(const Cells *c, const int64_t *a, const int64_t *b, Py_ssize_t k)
+/* Per call: the cells' rows and columns in x order and in z order, and z's ranks in x order;
+ * per resample the weighted cells in one side's order (weight, cell or z rank, whether an x tie
+ * group starts there), and what each coefficient keeps per cell or per z rank. */
+typedef struct {
+    int64_t *x_row, *x_col, *x_rank, *z_row, *z_col;
+    int64_t *u, *v, *tree, *at;
+    int64_t *kept_w, *kept_cell;
+    char *kept_start;
+    Py_ssize_t kept;
+    double *kept_x, *kept_z, *kept_weight;
+} Work;
+
+/* The cells of weight a[row] * b[col] > 0 in the order given, each with its `cell` entry (its
+ * position where `cell` is NULL) and, if `start` is given, whether a tie group begins at it
+ * among the weighted cells; returns how many. Branch-free: every cell is written, and the next
+ * one overwrites it where its weight is 0. */
+static Py_ssize_t compact(Py_ssize_t n_cells, const int64_t *row, const int64_t *col,
+                          const int64_t *cell, const int64_t *start, const int64_t *a,
+                          const int64_t *b, Work *k)
 {
-    return a[c->f[ROW][k]] * b[c->f[COL][k]];
+    Py_ssize_t kept = 0;
+    char group_starts = 1;
+    for (Py_ssize_t s = 0; s < n_cells; s++) {
+        int64_t w = a[row[s]] * b[col[s]];
+        k->kept_w[kept] = w;
+        k->kept_cell[kept] = cell ? cell[s] : s;
+        if (start) {
+            group_starts |= (char)start[s];
+            k->kept_start[kept] = group_starts;
+            group_starts &= (char)(w == 0);
+        }
+        kept += w != 0;
+    }
+    return kept;
 }
 
 static inline double clipped(double r) { return r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r); }
 
-static double pearson(const Cells *c, const int64_t *a, const int64_t *b)
+static double pearson(const Cells *c, Work *k, const int64_t *a, const int64_t *b)
 {
+    Py_ssize_t kept = compact(c->n_cells, c->f[ROW], c->f[COL], NULL, NULL, a, b, k);
     int64_t total = 0;
     double x_low = INFINITY, x_high = -INFINITY, z_low = INFINITY, z_high = -INFINITY;
-    for (Py_ssize_t k = 0; k < c->n_cells; k++) {
-        int64_t w = weight_of(c, a, b, k);
-        if (!w)
-            continue;
-        total += w;
-        x_low = fmin(x_low, c->x[k]), x_high = fmax(x_high, c->x[k]);
-        z_low = fmin(z_low, c->z[k]), z_high = fmax(z_high, c->z[k]);
+    for (Py_ssize_t i = 0; i < kept; i++) {
+        total += k->kept_w[i];
+        double x = c->x[k->kept_cell[i]], z = c->z[k->kept_cell[i]];
+        x_low = fmin(x_low, x), x_high = fmax(x_high, x);
+        z_low = fmin(z_low, z), z_high = fmax(z_high, z);
+        k->kept_weight[i] = (double)k->kept_w[i], k->kept_x[i] = x, k->kept_z[i] = z;
     }
     double x_span = x_high - x_low, z_span = z_high - z_low;
     if (total < 2 || x_span == 0 || z_span == 0)
         return NAN;
+    /* Each sample mapped onto [0, 1] (a tiny difference's square does not underflow). */
     double sx = 0.0, sz = 0.0;
-    for (Py_ssize_t k = 0; k < c->n_cells; k++) {
-        double w = (double)weight_of(c, a, b, k);
-        if (w == 0)
-            continue;
-        sx += w * ((c->x[k] - x_low) / x_span);
-        sz += w * ((c->z[k] - z_low) / z_span);
+    for (Py_ssize_t i = 0; i < kept; i++) {
+        k->kept_x[i] = (k->kept_x[i] - x_low) / x_span;
+        k->kept_z[i] = (k->kept_z[i] - z_low) / z_span;
+        sx += k->kept_weight[i] * k->kept_x[i];
+        sz += k->kept_weight[i] * k->kept_z[i];
     }
     double x_mean = sx / (double)total, z_mean = sz / (double)total;
     double sxz = 0.0, sxx = 0.0, szz = 0.0;
-    for (Py_ssize_t k = 0; k < c->n_cells; k++) {
-        double w = (double)weight_of(c, a, b, k);
-        if (w == 0)
-            continue;
-        double dx = (c->x[k] - x_low) / x_span - x_mean;
-        double dz = (c->z[k] - z_low) / z_span - z_mean;
+    for (Py_ssize_t i = 0; i < kept; i++) {
+        double w = k->kept_weight[i], dx = k->kept_x[i] - x_mean, dz = k->kept_z[i] - z_mean;
         sxz += w * dx * dz;
         sxx += w * dx * dx;
         szz += w * dz * dz;
@@ -80,41 +107,47 @@ static double pearson(const Cells *c, const int64_t *a, const int64_t *b)
     return clipped(sxz / sqrt(sxx) / sqrt(szz));
 }
 
-/* Per cell 2 * (its average rank) - (total + 1): the weight of the cells below it in `order`
- * minus the weight of those above. */
-static void rank_offsets(const Cells *c, const int64_t *a, const int64_t *b, const int64_t *order,
-                         const int64_t *start, int64_t total, int64_t *out)
+/* Per weighted cell, in `out`, 2 * (its average rank) - 1 + (total weight): twice the weight of
+ * the cells below it in the side's order plus the weight of its tie group. The cells are read in
+ * that order (`row`, `col`, `cell` and `start` of the side); returns the total weight, and leaves
+ * the weighted cells in k->kept_w and k->kept_cell. */
+static int64_t rank_offsets(const Cells *c, Work *k, const int64_t *a, const int64_t *b,
+                            const int64_t *const side[4], int64_t *out)
 {
+    const int64_t *row = side[0], *col = side[1], *cell = side[2], *start = side[3];
+    Py_ssize_t kept = compact(c->n_cells, row, col, cell, start, a, b, k);
     int64_t below = 0;
-    for (Py_ssize_t i = 0; i < c->n_cells;) {
+    for (Py_ssize_t i = 0; i < kept;) {
         Py_ssize_t end = i + 1;
-        while (end < c->n_cells && !start[end])
+        while (end < kept && !k->kept_start[end])
             end++;
         int64_t group = 0;
         for (Py_ssize_t s = i; s < end; s++)
-            group += weight_of(c, a, b, order[s]);
+            group += k->kept_w[s];
         for (Py_ssize_t s = i; s < end; s++)
-            out[order[s]] = 2 * below + group - total;
+            out[k->kept_cell[s]] = 2 * below + group;
         below += group;
         i = end;
     }
+    k->kept = kept;
+    return below;
 }
 
-static double spearman(const Cells *c, const int64_t *a, const int64_t *b, int64_t *u, int64_t *v)
+static double spearman(const Cells *c, Work *k, const int64_t *a, const int64_t *b)
 {
-    int64_t total = 0;
-    for (Py_ssize_t k = 0; k < c->n_cells; k++)
-        total += weight_of(c, a, b, k);
+    const int64_t *const x_side[4] = {k->x_row, k->x_col, c->f[X_ORDER], c->f[X_START]};
+    const int64_t *const z_side[4] = {k->z_row, k->z_col, c->f[Z_ORDER], c->f[Z_START]};
+    int64_t total = rank_offsets(c, k, a, b, x_side, k->u);
     if (total < 2)
         return NAN;
-    rank_offsets(c, a, b, c->f[X_ORDER], c->f[X_START], total, u);
-    rank_offsets(c, a, b, c->f[Z_ORDER], c->f[Z_START], total, v);
+    rank_offsets(c, k, a, b, z_side, k->v);
     int64_t suv = 0, suu = 0, svv = 0;
-    for (Py_ssize_t k = 0; k < c->n_cells; k++) {
-        int64_t w = weight_of(c, a, b, k);
-        suv += w * u[k] * v[k];
-        suu += w * u[k] * u[k];
-        svv += w * v[k] * v[k];
+    for (Py_ssize_t s = 0; s < k->kept; s++) {
+        int64_t w = k->kept_w[s], cell = k->kept_cell[s];
+        int64_t u = k->u[cell] - total, v = k->v[cell] - total;
+        suv += w * u * v;
+        suu += w * u * u;
+        svv += w * v * v;
     }
     if (suu == 0 || svv == 0)
         return NAN;
@@ -130,41 +163,36 @@ static inline int64_t below(const int64_t *tree, Py_ssize_t rank)
     return sum;
 }
 
-static double kendall(const Cells *c, const int64_t *a, const int64_t *b, int tau_c, int64_t *tree,
-                      int64_t *at_rank)
+static double kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b, int tau_c)
 {
-    memset(tree, 0, (size_t)(c->ranks + 1) * sizeof(int64_t));
-    memset(at_rank, 0, (size_t)c->ranks * sizeof(int64_t));
-    const int64_t *order = c->f[X_ORDER], *start = c->f[X_START], *rank = c->f[Z_RANK];
+    /* The weighted cells in x order with their z ranks. */
+    Py_ssize_t kept = compact(c->n_cells, k->x_row, k->x_col, k->x_rank, c->f[X_START], a, b, k);
+    memset(k->tree, 0, (size_t)(c->ranks + 1) * sizeof(int64_t));
+    memset(k->at, 0, (size_t)c->ranks * sizeof(int64_t));
     int64_t inserted = 0, balance = 0, x_squares = 0, z_squares = 0, x_groups = 0, z_groups = 0;
-    for (Py_ssize_t i = 0; i < c->n_cells;) {
+    for (Py_ssize_t i = 0; i < kept;) {
         Py_ssize_t end = i + 1;
-        while (end < c->n_cells && !start[end])
+        while (end < kept && !k->kept_start[end])
             end++;
+        /* The group's pairs with the cells of lower x, before any of the group is inserted. */
         int64_t group = 0;
         for (Py_ssize_t s = i; s < end; s++) {
-            int64_t w = weight_of(c, a, b, order[s]);
-            if (!w)
-                continue;
-            Py_ssize_t r = (Py_ssize_t)rank[order[s]];
-            int64_t lower = below(tree, r), higher = inserted - below(tree, r + 1);
+            int64_t w = k->kept_w[s], r = k->kept_cell[s];
+            int64_t lower = below(k->tree, r), higher = inserted - lower - k->at[r];
             balance += w * (lower - higher);
             group += w;
         }
         for (Py_ssize_t s = i; s < end; s++) {
-            int64_t w = weight_of(c, a, b, order[s]);
-            if (!w)
-                continue;
-            Py_ssize_t r = (Py_ssize_t)rank[order[s]];
+            int64_t w = k->kept_w[s], r = k->kept_cell[s];
             for (Py_ssize_t t = r + 1; t <= c->ranks; t += t & -t)
-                tree[t] += w;
-            z_groups += at_rank[r] == 0;
-            z_squares += (2 * at_rank[r] + w) * w;
-            at_rank[r] += w;
+                k->tree[t] += w;
+            z_groups += k->at[r] == 0;
+            z_squares += (2 * k->at[r] + w) * w;
+            k->at[r] += w;
         }
         inserted += group;
         x_squares += group * group;
-        x_groups += group > 0;
+        x_groups++;
         i = end;
     }
     if (inserted < 2 || x_groups < 2 || z_groups < 2)
@@ -175,7 +203,8 @@ static double kendall(const Cells *c, const int64_t *a, const int64_t *b, int ta
         return 2 * (double)balance / (count * count * (classes - 1) / classes);
     }
     double pairs = count * (count - 1) / 2;
-    double x_tied = (double)((x_squares - inserted) / 2), z_tied = (double)((z_squares - inserted) / 2);
+    double x_tied = (double)((x_squares - inserted) / 2);
+    double z_tied = (double)((z_squares - inserted) / 2);
     return (double)balance / sqrt(pairs - x_tied) / sqrt(pairs - z_tied);
 }
 
@@ -236,26 +265,45 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
         PyErr_SetString(PyExc_ValueError, "coefficients: an index of the cells is out of range");
         goto done;
     }
-    Py_ssize_t scratch = 2 * (c.n_cells > c.ranks + 1 ? c.n_cells : c.ranks + 1);
-    work = malloc((size_t)scratch * sizeof(int64_t));
-    if (!work) {
+    Py_ssize_t cells_n = c.n_cells ? c.n_cells : 1;
+    Work k;
+    int64_t **longs[] = {&k.x_row, &k.x_col, &k.x_rank, &k.z_row, &k.z_col, &k.u, &k.v,
+                         &k.kept_w, &k.kept_cell};
+    double **doubles[] = {&k.kept_x, &k.kept_z, &k.kept_weight};
+    enum { LONGS = sizeof longs / sizeof *longs, DOUBLES = sizeof doubles / sizeof *doubles };
+    work = calloc((size_t)((LONGS + DOUBLES) * cells_n + 2 * c.ranks + 1), sizeof(int64_t));
+    k.kept_start = malloc((size_t)cells_n);
+    if (!work || !k.kept_start) {
+        free(k.kept_start);
         PyErr_NoMemory();
         goto done;
     }
-    int64_t *first = work, *second = work + scratch / 2;
+    for (int i = 0; i < LONGS; i++)
+        *longs[i] = work + i * cells_n;
+    for (int i = 0; i < DOUBLES; i++)
+        *doubles[i] = (double *)(work + (LONGS + i) * cells_n);
+    k.tree = work + (LONGS + DOUBLES) * cells_n;
+    k.at = k.tree + c.ranks + 1;
+    for (Py_ssize_t s = 0; s < c.n_cells; s++) {
+        int64_t x_cell = c.f[X_ORDER][s], z_cell = c.f[Z_ORDER][s];
+        k.x_row[s] = c.f[ROW][x_cell], k.x_col[s] = c.f[COL][x_cell];
+        k.x_rank[s] = c.f[Z_RANK][x_cell];
+        k.z_row[s] = c.f[ROW][z_cell], k.z_col[s] = c.f[COL][z_cell];
+    }
     double *r = out.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t s = 0; s < n_resamples; s++) {
         const int64_t *rows = (const int64_t *)a.buf + s * c.m;
         const int64_t *cols = (const int64_t *)b.buf + s * c.n;
         if (method == PEARSON)
-            r[s] = pearson(&c, rows, cols);
+            r[s] = pearson(&c, &k, rows, cols);
         else if (method == SPEARMAN)
-            r[s] = spearman(&c, rows, cols, first, second);
+            r[s] = spearman(&c, &k, rows, cols);
         else
-            r[s] = kendall(&c, rows, cols, method == KENDALL_C, first, second);
+            r[s] = kendall(&c, &k, rows, cols, method == KENDALL_C);
     }
     Py_END_ALLOW_THREADS
+    free(k.kept_start);
     result = Py_None;
     Py_INCREF(result);
 done:
