@@ -148,10 +148,10 @@ def _kendall(cells: Cells, w: np.ndarray, method: str) -> np.ndarray:
     bounds = [*np.flatnonzero(start), len(order)]
     for first, end in zip(bounds[:-1], bounds[1:]):
         group = order[first:end]
-        for cell in group:
+        for cell in group:  # its pairs with the cells of lower x, before any is inserted
             r, weight = rank[cell], w[:, cell]
-            higher = inserted - tree[:, _prefix(r + 1)].sum(axis=1)
-            balance += weight * (tree[:, _prefix(r)].sum(axis=1) - higher)
+            lower = tree[:, _prefix(r)].sum(axis=1)
+            balance += weight * (2 * lower + at_rank[:, r] - inserted)
         for cell in group:
             r, weight = rank[cell], w[:, cell]
             tree[:, _updates(r + 1, size)] += weight[:, None]

@@ -1,0 +1,135 @@
+"""The global level's bootstrap on weights over the original cells (rouge_plus/meta/global_level.py
+and its compiled twin): the compiled pass equals the NumPy twin to the last bit, every weighted
+coefficient equals SciPy's on the materialised resample, and correlate's intervals equal those of
+the cell-by-cell weighting it replaces; on hypothesis-generated matrices with ties and NaN."""
+
+from __future__ import annotations
+
+import warnings
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rouge_plus.meta import bootstrap_samples, compare_correlations, correlate, global_level
+from rouge_plus.meta.coefficients import METHODS
+from rouge_plus.meta.global_level import Cells, coefficients, twin_coefficients
+
+stats = pytest.importorskip("scipy.stats")
+native = global_level._compiled
+# The implementation fixture holds for every example (it only selects the code under test).
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@st.composite
+def weighted_matrices(draw):
+    """Two (systems x documents) matrices with ties (or continuous values) and NaN cells, and
+    weights of the rows and of the columns (0 included) for a few resamples."""
+    m, n, count = draw(st.integers(1, 6)), draw(st.integers(1, 6)), draw(st.integers(1, 5))
+    tied = draw(st.booleans())
+    values = (
+        st.integers(0, 3).map(float)
+        if tied
+        else st.floats(0, 1, allow_nan=False, allow_subnormal=False)
+    )
+    cells = st.one_of(values, st.just(float("nan")))
+    x, z = (
+        np.array(draw(st.lists(cells, min_size=m * n, max_size=m * n))).reshape(m, n)
+        for _ in range(2)
+    )
+    a = np.array(draw(st.lists(st.integers(0, 3), min_size=count * m, max_size=count * m)))
+    b = np.array(draw(st.lists(st.integers(0, 3), min_size=count * n, max_size=count * n)))
+    return x, z, a.reshape(count, m), b.reshape(count, n)
+
+
+def scipy_coefficient(method: str, x: np.ndarray, z: np.ndarray) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if method == "pearson":
+            return stats.pearsonr(x, z)[0] if len(x) > 1 else np.nan
+        if method == "spearman":
+            return stats.spearmanr(x, z)[0]
+        return stats.kendalltau(x, z, variant="c" if method == "kendall_c" else "b")[0]
+
+
+@pytest.fixture(params=["compiled", "twin"])
+def implementation(request, monkeypatch):
+    """``global_level.coefficients`` on the compiled pass or on its NumPy twin."""
+    if request.param == "compiled" and native is None:
+        pytest.skip("the compiled module is not built")
+    if request.param == "twin":
+        monkeypatch.setattr(global_level, "_compiled", None)
+    return request.param
+
+
+@pytest.mark.skipif(native is None, reason="the compiled module is not built")
+@SETTINGS
+@given(weighted_matrices(), st.sampled_from(METHODS))
+def test_compiled_equals_the_twin(matrices, method):
+    x, z, a, b = matrices
+    cells = Cells(x, z)
+    compiled = coefficients(cells, method, a, b)
+    np.testing.assert_array_equal(compiled, twin_coefficients(cells, method, a, b))
+
+
+@SETTINGS
+@given(data=weighted_matrices(), method=st.sampled_from(METHODS))
+def test_weighted_coefficients_equal_scipy_on_the_materialised_resample(
+    implementation, data, method
+):
+    """Resample r holds cell (i, j) a[r, i] * b[r, j] times; SciPy's coefficient of those cells
+    (present in both matrices) is the weighted one."""
+    x, z, a, b = data
+    result = coefficients(Cells(x, z), method, a, b)
+    present = ~(np.isnan(x) | np.isnan(z))
+    for r in range(len(a)):
+        times = (a[r][:, None] * b[r][None, :])[present]
+        expected = scipy_coefficient(method, np.repeat(x[present], times), np.repeat(z[present], times))
+        assert (np.isnan(result[r]) and np.isnan(expected)) or abs(result[r] - expected) < 1e-9
+
+
+@pytest.mark.parametrize("resample", ["systems", "documents", "both"])
+@pytest.mark.parametrize("method", METHODS)
+def test_intervals_equal_the_cell_by_cell_weighting(implementation, method, resample):
+    """On REALSumm-like data with ties: the samples, intervals and paired bootstrap p-value of
+    the fast path equal those of the general weighting of every cell (forced by a limit of 0)."""
+    rng = np.random.default_rng(7)
+    human = rng.integers(0, 5, (8, 12)).astype(float)
+    human[rng.random(human.shape) < 0.1] = np.nan
+    a, b = (np.round(human + rng.normal(0, 1.5, human.shape), 1) for _ in range(2))
+    kwargs = {"resample": resample, "n_resamples": 200, "seed": 5}
+
+    def outputs():
+        return (
+            bootstrap_samples(a, human, "global", method, **kwargs),
+            correlate({"a": a, "b": b}, human, "global", method, **kwargs),
+            compare_correlations(a, b, human, "global", method, test="bootstrap", **kwargs),
+        )
+
+    samples, intervals, comparison = outputs()
+    with mock.patch.object(global_level, "EXACT_LIMIT", 0):
+        general_samples, general_intervals, general_comparison = outputs()
+    np.testing.assert_allclose(samples, general_samples, rtol=0, atol=1e-12)
+    for name in intervals:
+        np.testing.assert_allclose(intervals[name][:3], general_intervals[name][:3], atol=1e-12)
+    assert comparison == general_comparison
+
+
+@pytest.mark.skipif(native is None, reason="the compiled module is not built")
+def test_the_compiled_pass_refuses_bad_tables():
+    cells = Cells(np.array([[1.0, 2.0], [3.0, 1.0]]), np.array([[2.0, 1.0], [1.0, 3.0]]))
+    a, b, out = np.ones((1, 2), np.int64), np.ones((1, 2), np.int64), np.empty(1)
+    bad = cells.table.copy()
+    bad[0, 0] = 5  # a row out of range
+    with pytest.raises(ValueError, match="out of range"):
+        native.coefficients(2, bad, cells.values, a, b, 2, 2, cells.ranks, out)
+    with pytest.raises(ValueError, match="inconsistent"):
+        native.coefficients(2, cells.table, cells.values, a, b, 2, 2, cells.ranks, np.empty(2))
+    with pytest.raises(ValueError, match="bad method"):
+        native.coefficients(4, cells.table, cells.values, a, b, 2, 2, cells.ranks, out)
