@@ -11,6 +11,8 @@ order. The results are :func:`coefficients.coefficient`'s of the same weights.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .._compiled import compiled
@@ -97,8 +99,10 @@ def _pearson(cells: Cells, w: np.ndarray, method: str) -> np.ndarray:
         spans.append(span)
     with np.errstate(invalid="ignore", divide="ignore"):
         dx, dz = (v - (_in_order(w * v) / total)[:, None] for v in scaled)
-        r = _in_order(w * dx * dz) / np.sqrt(_in_order(w * dx * dx)) / np.sqrt(
-            _in_order(w * dz * dz)
+        r = (
+            _in_order(w * dx * dz)
+            / np.sqrt(_in_order(w * dx * dx))
+            / np.sqrt(_in_order(w * dz * dz))
         )
     undefined = (total < 2) | (spans[0] == 0) | (spans[1] == 0)
     return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0))
@@ -146,7 +150,7 @@ def _kendall(cells: Cells, w: np.ndarray, method: str) -> np.ndarray:
     at_rank = np.zeros((len(w), size), dtype=np.int64)
     inserted, balance, x_squares, z_squares, x_groups, z_groups = np.zeros((6, len(w)), np.int64)
     bounds = [*np.flatnonzero(start), len(order)]
-    for first, end in zip(bounds[:-1], bounds[1:]):
+    for first, end in itertools.pairwise(bounds):
         group = order[first:end]
         for cell in group:  # its pairs with the cells of lower x, before any is inserted
             r, weight = rank[cell], w[:, cell]

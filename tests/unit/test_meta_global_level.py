@@ -90,7 +90,8 @@ def test_weighted_coefficients_equal_scipy_on_the_materialised_resample(
     present = ~(np.isnan(x) | np.isnan(z))
     for r in range(len(a)):
         times = (a[r][:, None] * b[r][None, :])[present]
-        expected = scipy_coefficient(method, np.repeat(x[present], times), np.repeat(z[present], times))
+        x_r, z_r = (np.repeat(v[present], times) for v in (x, z))
+        expected = scipy_coefficient(method, x_r, z_r)
         assert (np.isnan(result[r]) and np.isnan(expected)) or abs(result[r] - expected) < 1e-9
 
 
