@@ -308,6 +308,10 @@ def _permutation_samples(
     seed: int,
 ) -> np.ndarray:
     rows, cols = permutation_swaps(human.shape, what, n_resamples, seed)
+    if level == "global":
+        samples = _global_permutations(a, b, human, method, rows, cols)
+        if samples is not None:
+            return samples
     m, n = human.shape
     block = _block(human.shape, level, method, values_vary=True)
     out = np.empty(n_resamples)
@@ -323,6 +327,33 @@ def _permutation_samples(
             np.where(swap, b, a), human, level, method
         ) - level_correlation(np.where(swap, a, b), human, level, method)
     return out
+
+
+def _global_permutations(
+    a: np.ndarray,
+    b: np.ndarray,
+    human: np.ndarray,
+    method: str,
+    rows: np.ndarray | None,
+    cols: np.ndarray | None,
+) -> np.ndarray | None:
+    """Each permutation's difference at the global level, as bootstrap-like weights over four
+    copies of each cell (None where :func:`global_level.coefficients` declines).
+
+    Cell (i, j) takes B's score where exactly one of system i (``r``) and document j (``c``)
+    swaps. In ``[[a, b], [b, a]]`` against the human scores repeated alike, rows weighted by
+    ``[r, 1 - r]`` and columns by ``[c, 1 - c]``, exactly one copy of each cell has weight 1: A's
+    where both or neither swap, else B's. Columns weighted by ``[1 - c, c]`` take the other copy.
+    """
+    count = len(rows if rows is not None else cols)
+    r = np.zeros((count, a.shape[0])) if rows is None else rows * 1.0
+    c = np.zeros((count, a.shape[1])) if cols is None else cols * 1.0
+    cells = global_level.Cells(np.block([[a, b], [b, a]]), np.block([[human, human]] * 2))
+    systems = np.hstack([r, 1 - r])
+    swapped = global_level.coefficients(cells, method, systems, np.hstack([c, 1 - c]))
+    if swapped is None:
+        return None
+    return swapped - global_level.coefficients(cells, method, systems, np.hstack([1 - c, c]))
 
 
 def _difference(a: np.ndarray, b: np.ndarray, human: np.ndarray, level: str, method: str) -> float:
