@@ -15,7 +15,8 @@ and swaps the two metrics' scores of whole systems, whole documents, or both in 
 paired bootstrap test (Berg-Kirkpatrick et al. 2012 as sacrerouge's ``bootstrap_diff_test``:
 how often a resample's difference reaches twice the observed one). Everything is computed on
 weights over the original matrices (see ``coefficients.py``) in blocks of resamples, so 10,000
-resamples cost about as much as a few NumPy passes over 10,000 copies of the data.
+resamples cost about as much as a few NumPy passes over 10,000 copies of the data; the global
+level's resamples and permutations are weights over the cells, sorted once (``global_level.py``).
 """
 
 from __future__ import annotations
