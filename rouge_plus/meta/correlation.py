@@ -198,12 +198,9 @@ def _bootstrap(
 ) -> np.ndarray:
     """The correlation of each resample of ``draws`` (:func:`bootstrap_weights`)."""
     rows, cols = draws
-    if level == "global":  # every resample at once, on the cells sorted once
-        samples = global_level.coefficients(global_level.Cells(metric, human), method, rows, cols)
-        if samples is not None:
-            return samples
     n_resamples = len(rows if rows is not None else cols)
-    if level == "summary":  # column_coefficients blocks its own products
+    # column_coefficients blocks its own products; the global level's pass needs no block
+    if level == "summary" or (level == "global" and global_level.exact(human.shape, rows, cols)):
         block = n_resamples
     else:
         block = _block(human.shape, level, method, values_vary=level == "system")
@@ -257,6 +254,12 @@ def level_correlation(
         x, z = _system_means(metric, cols), _system_means(human, cols)
         weights = np.ones(x.shape) if rows is None else rows
         return coefficient(x, z, weights, method)
+    matrix = human.shape[-2:]
+    one_pair = metric.shape[:-2] == (1,) and human.shape[:-2] in ((), (1,))
+    if level == "global" and one_pair and global_level.exact(matrix, rows, cols):
+        # one pair of matrices under many weightings: on its cells, sorted once
+        cells = global_level.Cells(metric[0], human.reshape(matrix))
+        return global_level.coefficients(cells, method, rows, cols)
     both = ~(np.isnan(metric) | np.isnan(human))
     if level == "summary":
         if metric.shape[:-2] == (1,):  # one pair of matrices, its documents under many weightings
@@ -339,7 +342,7 @@ def _global_permutations(
     cols: np.ndarray | None,
 ) -> np.ndarray | None:
     """Each permutation's difference at the global level, as bootstrap-like weights over four
-    copies of each cell (None where :func:`global_level.coefficients` declines).
+    copies of each cell (None where :func:`global_level.exact` does not hold).
 
     Cell (i, j) takes B's score where exactly one of system i (``r``) and document j (``c``)
     swaps. In ``[[a, b], [b, a]]`` against the human scores repeated alike, rows weighted by
@@ -349,11 +352,11 @@ def _global_permutations(
     count = len(rows if rows is not None else cols)
     r = np.zeros((count, a.shape[0])) if rows is None else rows * 1.0
     c = np.zeros((count, a.shape[1])) if cols is None else cols * 1.0
-    cells = global_level.Cells(np.block([[a, b], [b, a]]), np.block([[human, human]] * 2))
-    systems = np.hstack([r, 1 - r])
-    swapped = global_level.coefficients(cells, method, systems, np.hstack([c, 1 - c]))
-    if swapped is None:
+    systems, documents = np.hstack([r, 1 - r]), np.hstack([c, 1 - c])
+    if not global_level.exact((2 * len(r.T), 2 * len(c.T)), systems, documents):
         return None
+    cells = global_level.Cells(np.block([[a, b], [b, a]]), np.block([[human, human]] * 2))
+    swapped = global_level.coefficients(cells, method, systems, documents)
     return swapped - global_level.coefficients(cells, method, systems, np.hstack([1 - c, c]))
 
 

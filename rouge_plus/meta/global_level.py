@@ -50,20 +50,28 @@ class Cells:
         self.table = np.ascontiguousarray(self.table, dtype=np.int64)
 
 
+def exact(shape: tuple[int, int], rows: np.ndarray | None, cols: np.ndarray | None) -> bool:
+    """Whether every resample that weights the systems of a ``shape`` matrix by ``rows`` and the
+    documents by ``cols`` (None: every one once) has fewer than :data:`EXACT_LIMIT` elements."""
+    most = [
+        size if weights is None or not len(weights) else float(np.max(weights.sum(axis=1)))
+        for size, weights in zip(shape, (rows, cols), strict=True)
+    ]
+    return most[0] * most[1] < EXACT_LIMIT
+
+
 def coefficients(
     cells: Cells, method: str, rows: np.ndarray | None, cols: np.ndarray | None
-) -> np.ndarray | None:
+) -> np.ndarray:
     """The ``method`` coefficient of each resample that weights the systems by ``rows``
-    (``(R, m)``) and the documents by ``cols`` (``(R, n)``; None: every one once); None where a
-    resample may hold :data:`EXACT_LIMIT` elements or more (then weigh the cells one by one)."""
+    (``(R, m)``) and the documents by ``cols`` (``(R, n)``; None: every one once), where
+    :func:`exact` holds."""
     m, n = cells.shape
     if rows is None and cols is None:
         rows = np.ones((1, m))
     count = len(rows if rows is not None else cols)
     a = np.ones((count, m), np.int64) if rows is None else np.asarray(rows, np.int64)
     b = np.ones((count, n), np.int64) if cols is None else np.asarray(cols, np.int64)
-    if int(a.sum(axis=1).max()) * int(b.sum(axis=1).max()) >= EXACT_LIMIT:
-        return None
     if _compiled is None:
         return twin_coefficients(cells, method, a, b)
     out = np.empty(count)
