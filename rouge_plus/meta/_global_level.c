@@ -24,6 +24,11 @@
 
 enum { PEARSON = 0, SPEARMAN = 1, KENDALL_B = 2, KENDALL_C = 3 };
 
+/* A resample holds fewer elements than this (the product of its sums of row and column
+ * weights), so that every sum of Spearman's (at most the cube of the elements) fits in int64;
+ * global_level.py's EXACT_LIMIT. */
+#define EXACT_LIMIT 2000000
+
 /* The rows of the int64 cells table: each present cell's system and document (flat order), the
  * cells in x order and whether each starts a tie group there, the same for z, and z's rank
  * (0-based dense rank among the cells' distinct z values). */
@@ -220,6 +225,33 @@ static int cells_valid(const Cells *c)
     return 1;
 }
 
+/* Checks that the weights are whole numbers >= 0 and each resample holds fewer than EXACT_LIMIT
+ * elements, so that no product or sum overflows. */
+static int weights_valid(const int64_t *a, const int64_t *b, Py_ssize_t m, Py_ssize_t n,
+                         Py_ssize_t n_resamples)
+{
+    for (Py_ssize_t s = 0; s < n_resamples; s++) {
+        int64_t rows = 0, cols = 0;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            if (a[s * m + i] < 0 || a[s * m + i] >= EXACT_LIMIT)
+                return 0;
+            rows += a[s * m + i];
+            if (rows >= EXACT_LIMIT)
+                return 0;
+        }
+        for (Py_ssize_t j = 0; j < n; j++) {
+            if (b[s * n + j] < 0 || b[s * n + j] >= EXACT_LIMIT)
+                return 0;
+            cols += b[s * n + j];
+            if (cols >= EXACT_LIMIT)
+                return 0;
+        }
+        if (rows * cols >= EXACT_LIMIT)
+            return 0;
+    }
+    return 1;
+}
+
 PyDoc_STRVAR(coefficients_doc,
              "coefficients(method, cells, values, a, b, m, n, ranks, out)\n\n"
              "method: 0 Pearson, 1 Spearman, 2 Kendall tau-b, 3 tau-c; cells: int64 (7, N): each\n"
@@ -236,7 +268,8 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
     if (!PyArg_ParseTuple(args, "iOOOOnnnO", &method, &o_cells, &o_values, &o_a, &o_b, &c.m, &c.n,
                           &c.ranks, &o_out))
         return NULL;
-    if (method < PEARSON || method > KENDALL_C || c.m < 1 || c.n < 1 || c.ranks < 0) {
+    if (method < PEARSON || method > KENDALL_C || c.m < 1 || c.n < 1 || c.ranks < 0 ||
+        c.m > PY_SSIZE_T_MAX / 8 || c.n > PY_SSIZE_T_MAX / 8) {
         PyErr_SetString(PyExc_ValueError, "coefficients: bad method, m, n or ranks");
         return NULL;
     }
@@ -263,6 +296,11 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
     c.z = (const double *)values.buf + c.n_cells;
     if (!cells_valid(&c)) {
         PyErr_SetString(PyExc_ValueError, "coefficients: an index of the cells is out of range");
+        goto done;
+    }
+    if (!weights_valid(a.buf, b.buf, c.m, c.n, n_resamples)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "coefficients: a weight is negative or a resample holds too many elements");
         goto done;
     }
     Py_ssize_t cells_n = c.n_cells ? c.n_cells : 1;
@@ -328,4 +366,10 @@ static struct PyModuleDef global_level_module = {
     .m_methods = module_methods,
 };
 
-PyMODINIT_FUNC PyInit__global_level(void) { return PyModule_Create(&global_level_module); }
+PyMODINIT_FUNC PyInit__global_level(void)
+{
+    PyObject *module = PyModule_Create(&global_level_module);
+    if (module && PyModule_AddIntConstant(module, "EXACT_LIMIT", EXACT_LIMIT) < 0)
+        Py_CLEAR(module);
+    return module;
+}

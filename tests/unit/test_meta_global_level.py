@@ -154,3 +154,9 @@ def test_the_compiled_pass_refuses_bad_tables():
         native.coefficients(2, cells.table, cells.values, a, b, 2, 2, cells.ranks, np.empty(2))
     with pytest.raises(ValueError, match="bad method"):
         native.coefficients(4, cells.table, cells.values, a, b, 2, 2, cells.ranks, out)
+    for weights in ([[1, -1]], [[native.EXACT_LIMIT, 1]], [[600_000, 600_000]]):
+        with pytest.raises(ValueError, match="too many elements"):
+            native.coefficients(
+                2, cells.table, cells.values, a, np.array(weights), 2, 2, cells.ranks, out
+            )
+    assert native.EXACT_LIMIT == global_level.EXACT_LIMIT
