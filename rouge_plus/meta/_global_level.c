@@ -86,8 +86,8 @@ static double pearson(const Cells *c, Work *k, const int64_t *a, const int64_t *
     for (Py_ssize_t i = 0; i < kept; i++) {
         total += k->kept_w[i];
         double x = c->x[k->kept_cell[i]], z = c->z[k->kept_cell[i]];
-        x_low = fmin(x_low, x), x_high = fmax(x_high, x);
-        z_low = fmin(z_low, z), z_high = fmax(z_high, z);
+        x_low = x < x_low ? x : x_low, x_high = x > x_high ? x : x_high; /* never NaN */
+        z_low = z < z_low ? z : z_low, z_high = z > z_high ? z : z_high;
         k->kept_weight[i] = (double)k->kept_w[i], k->kept_x[i] = x, k->kept_z[i] = z;
     }
     double x_span = x_high - x_low, z_span = z_high - z_low;
