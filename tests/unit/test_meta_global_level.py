@@ -5,6 +5,9 @@ the cell-by-cell weighting it replaces; on hypothesis-generated matrices with ti
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import warnings
 from unittest import mock
 
@@ -140,6 +143,27 @@ def test_permutations_equal_the_permuted_matrices(implementation, method, resamp
         general = compare_correlations(a, b, human, "global", method, **kwargs)
     assert result.difference == pytest.approx(general.difference, abs=1e-12)
     assert result.p_value == general.p_value
+
+
+def test_the_same_numbers_in_every_process_compiled_or_not():
+    """Intervals and p-values at the global level print the same under any PYTHONHASHSEED, on
+    the compiled pass and on its twin."""
+    code = (
+        "import numpy as np; from rouge_plus.meta import correlate, compare_correlations;"
+        "r = np.random.default_rng(0); h, a, b = r.random((3, 6, 9)).round(1);"
+        "print([correlate(a, h, 'global', m, n_resamples=200, seed=9) for m in"
+        " ('pearson', 'spearman', 'kendall', 'kendall_c')],"
+        "compare_correlations(a, b, h, 'global', 'kendall', n_resamples=200, seed=9))"
+    )
+    outputs = set()
+    for hash_seed, pure in (("0", "0"), ("1", "1"), ("random", "0")):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "ROUGE_PLUS_PURE_PYTHON": pure}
+        outputs.add(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True
+            ).stdout
+        )
+    assert len(outputs) == 1
 
 
 @pytest.mark.skipif(native is None, reason="the compiled module is not built")
