@@ -353,7 +353,7 @@ def _global_permutations(
     r = np.zeros((count, a.shape[0])) if rows is None else rows * 1.0
     c = np.zeros((count, a.shape[1])) if cols is None else cols * 1.0
     systems, documents = np.hstack([r, 1 - r]), np.hstack([c, 1 - c])
-    if not global_level.exact((2 * len(r.T), 2 * len(c.T)), systems, documents):
+    if not global_level.exact((2 * a.shape[0], 2 * a.shape[1]), systems, documents):
         return None
     cells = global_level.Cells(np.block([[a, b], [b, a]]), np.block([[human, human]] * 2))
     swapped = global_level.coefficients(cells, method, systems, documents)

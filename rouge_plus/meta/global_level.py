@@ -46,8 +46,8 @@ class Cells:
         self.ranks = int(starts[1].sum())
         z_rank = np.empty(len(row), dtype=np.int64)
         z_rank[orders[1]] = np.cumsum(starts[1]) - 1
-        self.table = np.stack([row, col, orders[0], starts[0], orders[1], starts[1], z_rank])
-        self.table = np.ascontiguousarray(self.table, dtype=np.int64)
+        table = [row, col, orders[0], starts[0], orders[1], starts[1], z_rank]
+        self.table = np.ascontiguousarray(np.stack(table), dtype=np.int64)
 
 
 def exact(shape: tuple[int, int], rows: np.ndarray | None, cols: np.ndarray | None) -> bool:
