@@ -21,7 +21,9 @@ EXACT_LIMIT = 2_000_000
 """Elements of a resample below which Spearman's sums (at most their cube) fit in int64."""
 
 _CODES = {"pearson": 0, "spearman": 1, "kendall": 2, "kendall_c": 3}
-_CHUNK = 1 << 22  # elements of the twin's largest temporary (resamples x cells)
+# Elements of the twin's weights (resamples x cells) per chunk: few for Pearson and Spearman,
+# whose temporaries then stay in cache, many for Kendall, whose loop over the cells is Python's.
+_CHUNKS = {"pearson": 1 << 18, "spearman": 1 << 18, "kendall": 1 << 22, "kendall_c": 1 << 22}
 
 _compiled = compiled("meta._global_level")
 
@@ -85,7 +87,7 @@ def coefficients(
 def twin_coefficients(cells: Cells, method: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The compiled ``coefficients`` in NumPy, the same operations in the same order, in chunks
     of resamples (weights int64 ``(R, m)`` and ``(R, n)``)."""
-    step = max(1, _CHUNK // max(1, cells.table.shape[1]))
+    step = max(1, _CHUNKS[method] // max(1, cells.table.shape[1]))
     row, col = cells.table[0], cells.table[1]
     out = [
         _TWINS[method](cells, a[s : s + step][:, row] * b[s : s + step][:, col], method)
@@ -95,18 +97,19 @@ def twin_coefficients(cells: Cells, method: str, a: np.ndarray, b: np.ndarray) -
 
 
 def _pearson(cells: Cells, w: np.ndarray, method: str) -> np.ndarray:
+    w = np.ascontiguousarray(w.T)  # one column per resample, for _in_order
     weighted = w > 0
-    total = w.sum(axis=1)
+    total = w.sum(axis=0)
     w = w.astype(float)
     scaled, spans = [], []
-    for side in cells.values:
-        low = np.where(weighted, side, np.inf).min(axis=1, initial=np.inf)
-        span = np.where(weighted, side, -np.inf).max(axis=1, initial=-np.inf) - low
+    for side in cells.values[:, :, None]:
+        low = np.where(weighted, side, np.inf).min(axis=0, initial=np.inf)
+        span = np.where(weighted, side, -np.inf).max(axis=0, initial=-np.inf) - low
         with np.errstate(invalid="ignore"):
-            scaled.append((side - low[:, None]) / np.where(span > 0, span, 1.0)[:, None])
+            scaled.append((side - low) / np.where(span > 0, span, 1.0))
         spans.append(span)
     with np.errstate(invalid="ignore", divide="ignore"):
-        dx, dz = (v - (_in_order(w * v) / total)[:, None] for v in scaled)
+        dx, dz = (v - _in_order(w * v) / total for v in scaled)
         r = (
             _in_order(w * dx * dz)
             / np.sqrt(_in_order(w * dx * dx))
@@ -117,11 +120,11 @@ def _pearson(cells: Cells, w: np.ndarray, method: str) -> np.ndarray:
 
 
 def _in_order(terms: np.ndarray) -> np.ndarray:
-    """Each row's sum, added from the first term to the last (as the C loop adds them); terms of
-    weight 0 are 0 and change nothing."""
-    if not terms.shape[1]:
-        return np.zeros(len(terms))
-    return np.cumsum(terms, axis=1)[:, -1]
+    """Each column's sum, added from the first row (cell) to the last, as the C loop adds them
+    (terms of weight 0 are 0 and change nothing); NumPy's ``sum`` may add in pairs."""
+    if not len(terms):
+        return np.zeros(terms.shape[1])
+    return np.cumsum(terms, axis=0)[-1]
 
 
 def _rank_offsets(w: np.ndarray, order: np.ndarray, start: np.ndarray) -> np.ndarray:

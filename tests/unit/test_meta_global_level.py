@@ -75,10 +75,13 @@ def implementation(request, monkeypatch):
 @SETTINGS
 @given(weighted_matrices(), st.sampled_from(METHODS))
 def test_compiled_equals_the_twin(matrices, method):
+    """To the last bit, and the twin in chunks of one resample as in one chunk."""
     x, z, a, b = matrices
     cells = Cells(x, z)
     compiled = coefficients(cells, method, a, b)
     np.testing.assert_array_equal(compiled, twin_coefficients(cells, method, a, b))
+    with mock.patch.dict(global_level._CHUNKS, {method: 1}):
+        np.testing.assert_array_equal(compiled, twin_coefficients(cells, method, a, b))
 
 
 @SETTINGS
