@@ -14,9 +14,10 @@
  *   - Kendall: concordant minus discordant pairs in one pass in x order, a Fenwick tree of the
  *     weights inserted so far by z rank; each x tie group is queried before any of its cells is
  *     inserted (pairs tied in x count 0, and so do a cell's own copies). tau-b's tied pairs come
- *     from the sums of squared group weights, tau-c's classes from the groups with weight.
- * Cells of weight 0 are skipped. Every coefficient is NaN where SciPy's is: fewer than two
- * elements, or a constant side. The work runs without the GIL.
+ *     from the sums of squared group weights, tau-c's classes from the groups with weight. The
+ *     pass serves LANES resamples at once, as the twin serves a chunk.
+ * Pearson and Spearman skip the cells of weight 0. Every coefficient is NaN where SciPy's is:
+ * fewer than two elements, or a constant side. The work runs without the GIL.
  */
 #include "../_compiled/common.h"
 
@@ -41,11 +42,13 @@ typedef struct {
 } Cells;
 
 /* Per call: the cells' rows and columns in x order and in z order, and z's ranks in x order;
- * per resample the weighted cells in one side's order (weight, cell or z rank, whether an x tie
- * group starts there), and what each coefficient keeps per cell or per z rank. */
+ * per resample the weighted cells in one side's order (weight, cell, whether a tie group starts
+ * there) and Spearman's offsets per cell; per LANES resamples Kendall's weights of the systems
+ * and documents, tree and weight at each z rank, LANES entries each. */
 typedef struct {
     int64_t *x_row, *x_col, *x_rank, *z_row, *z_col;
-    int64_t *u, *v, *tree, *at;
+    int64_t *u, *v;
+    int32_t *lane_a, *lane_b, *lane_tree, *lane_at;
     int64_t *kept_w, *kept_cell;
     char *kept_start;
     Py_ssize_t kept;
@@ -159,58 +162,97 @@ static double spearman(const Cells *c, Work *k, const int64_t *a, const int64_t 
     return clipped((double)suv / sqrt((double)suu) / sqrt((double)svv));
 }
 
-/* The weight inserted at ranks below `rank` (Fenwick tree, 1-based, `tree[0]` unused). */
-static inline int64_t below(const int64_t *tree, Py_ssize_t rank)
-{
-    int64_t sum = 0;
-    for (Py_ssize_t i = rank; i > 0; i -= i & -i)
-        sum += tree[i];
-    return sum;
-}
+/* Kendall's resamples are taken LANES at a time: the cells are visited in x order once for all
+ * of them (a cell's z rank, and so its path in the Fenwick tree, is the same in every resample),
+ * and every step is a loop over the lanes, which the compiler vectorizes. The weights, the
+ * tree's sums and the weight at a rank stay below EXACT_LIMIT, in int32. */
+enum { LANES = 64 };
 
-static double kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b, int tau_c)
+typedef struct {
+    int64_t balance, x_squares, z_squares, x_groups, z_groups;
+} Counts;
+
+static double tau(const Counts *t, int64_t inserted, int tau_c)
 {
-    /* The weighted cells in x order with their z ranks. */
-    Py_ssize_t kept = compact(c->n_cells, k->x_row, k->x_col, k->x_rank, c->f[X_START], a, b, k);
-    memset(k->tree, 0, (size_t)(c->ranks + 1) * sizeof(int64_t));
-    memset(k->at, 0, (size_t)c->ranks * sizeof(int64_t));
-    int64_t inserted = 0, balance = 0, x_squares = 0, z_squares = 0, x_groups = 0, z_groups = 0;
-    for (Py_ssize_t i = 0; i < kept;) {
-        Py_ssize_t end = i + 1;
-        while (end < kept && !k->kept_start[end])
-            end++;
-        /* The group's pairs with the cells of lower x, before any of the group is inserted. */
-        int64_t group = 0;
-        for (Py_ssize_t s = i; s < end; s++) {
-            int64_t w = k->kept_w[s], r = k->kept_cell[s];
-            int64_t lower = below(k->tree, r), higher = inserted - lower - k->at[r];
-            balance += w * (lower - higher);
-            group += w;
-        }
-        for (Py_ssize_t s = i; s < end; s++) {
-            int64_t w = k->kept_w[s], r = k->kept_cell[s];
-            for (Py_ssize_t t = r + 1; t <= c->ranks; t += t & -t)
-                k->tree[t] += w;
-            z_groups += k->at[r] == 0;
-            z_squares += (2 * k->at[r] + w) * w;
-            k->at[r] += w;
-        }
-        inserted += group;
-        x_squares += group * group;
-        x_groups++;
-        i = end;
-    }
-    if (inserted < 2 || x_groups < 2 || z_groups < 2)
+    if (inserted < 2 || t->x_groups < 2 || t->z_groups < 2)
         return NAN;
     double count = (double)inserted;
     if (tau_c) {
-        double classes = (double)(x_groups < z_groups ? x_groups : z_groups);
-        return 2 * (double)balance / (count * count * (classes - 1) / classes);
+        double classes = (double)(t->x_groups < t->z_groups ? t->x_groups : t->z_groups);
+        return 2 * (double)t->balance / (count * count * (classes - 1) / classes);
     }
     double pairs = count * (count - 1) / 2;
-    double x_tied = (double)((x_squares - inserted) / 2);
-    double z_tied = (double)((z_squares - inserted) / 2);
-    return (double)balance / sqrt(pairs - x_tied) / sqrt(pairs - z_tied);
+    double x_tied = (double)((t->x_squares - inserted) / 2);
+    double z_tied = (double)((t->z_squares - inserted) / 2);
+    return (double)t->balance / sqrt(pairs - x_tied) / sqrt(pairs - z_tied);
+}
+
+/* tau of `lanes` (<= LANES) resamples, rows a (lanes x m) and columns b (lanes x n), into out. */
+static void kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b, Py_ssize_t lanes,
+                    int tau_c, double *out)
+{
+    int32_t *wa = k->lane_a, *wb = k->lane_b, *tree = k->lane_tree, *at = k->lane_at;
+    /* Each system's and document's weight in every lane (0 in the lanes not used). */
+    memset(wa, 0, (size_t)(c->m * LANES) * sizeof(int32_t));
+    memset(wb, 0, (size_t)(c->n * LANES) * sizeof(int32_t));
+    for (Py_ssize_t l = 0; l < lanes; l++) {
+        for (Py_ssize_t i = 0; i < c->m; i++)
+            wa[i * LANES + l] = (int32_t)a[l * c->m + i];
+        for (Py_ssize_t j = 0; j < c->n; j++)
+            wb[j * LANES + l] = (int32_t)b[l * c->n + j];
+    }
+    memset(tree, 0, (size_t)((c->ranks + 1) * LANES) * sizeof(int32_t));
+    memset(at, 0, (size_t)(c->ranks * LANES) * sizeof(int32_t));
+    int32_t inserted[LANES] = {0}, group[LANES], w[LANES], lower[LANES];
+    int64_t balance[LANES] = {0}, x_squares[LANES] = {0}, z_squares[LANES] = {0};
+    int64_t x_groups[LANES] = {0}, z_groups[LANES] = {0};
+    const int64_t *start = c->f[X_START];
+    for (Py_ssize_t i = 0; i < c->n_cells;) {
+        Py_ssize_t end = i + 1;
+        while (end < c->n_cells && !start[end])
+            end++;
+        /* The group's pairs with the cells of lower x, before any of the group is inserted. */
+        memset(group, 0, sizeof group);
+        for (Py_ssize_t s = i; s < end; s++) {
+            const int32_t *ra = wa + k->x_row[s] * LANES, *cb = wb + k->x_col[s] * LANES;
+            Py_ssize_t r = (Py_ssize_t)k->x_rank[s];
+            const int32_t *at_r = at + r * LANES;
+            memset(lower, 0, sizeof lower);
+            for (Py_ssize_t t = r; t > 0; t -= t & -t)
+                for (int l = 0; l < LANES; l++)
+                    lower[l] += tree[t * LANES + l];
+            for (int l = 0; l < LANES; l++) {
+                w[l] = ra[l] * cb[l];
+                balance[l] += (int64_t)w[l] * (2 * lower[l] + at_r[l] - inserted[l]);
+                group[l] += w[l];
+            }
+        }
+        for (Py_ssize_t s = i; s < end; s++) {
+            const int32_t *ra = wa + k->x_row[s] * LANES, *cb = wb + k->x_col[s] * LANES;
+            Py_ssize_t r = (Py_ssize_t)k->x_rank[s];
+            int32_t *at_r = at + r * LANES;
+            for (int l = 0; l < LANES; l++)
+                w[l] = ra[l] * cb[l];
+            for (Py_ssize_t t = r + 1; t <= c->ranks; t += t & -t)
+                for (int l = 0; l < LANES; l++)
+                    tree[t * LANES + l] += w[l];
+            for (int l = 0; l < LANES; l++) {
+                z_groups[l] += (at_r[l] == 0) & (w[l] != 0);
+                z_squares[l] += (int64_t)(2 * at_r[l] + w[l]) * w[l];
+                at_r[l] += w[l];
+            }
+        }
+        for (int l = 0; l < LANES; l++) {
+            inserted[l] += group[l];
+            x_squares[l] += (int64_t)group[l] * group[l];
+            x_groups[l] += group[l] != 0;
+        }
+        i = end;
+    }
+    for (Py_ssize_t l = 0; l < lanes; l++) {
+        Counts t = {balance[l], x_squares[l], z_squares[l], x_groups[l], z_groups[l]};
+        out[l] = tau(&t, inserted[l], tau_c);
+    }
 }
 
 /* Checks that every index of the cells table is in range, so that no resample reads outside. */
@@ -309,19 +351,22 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
                          &k.kept_w, &k.kept_cell};
     double **doubles[] = {&k.kept_x, &k.kept_z, &k.kept_weight};
     enum { LONGS = sizeof longs / sizeof *longs, DOUBLES = sizeof doubles / sizeof *doubles };
-    work = calloc((size_t)((LONGS + DOUBLES) * cells_n + 2 * c.ranks + 1), sizeof(int64_t));
+    work = calloc((size_t)((LONGS + DOUBLES) * cells_n), sizeof(int64_t));
     k.kept_start = malloc((size_t)cells_n);
-    if (!work || !k.kept_start) {
+    k.lane_a = malloc((size_t)((c.m + c.n + 2 * c.ranks + 1) * LANES) * sizeof(int32_t));
+    if (!work || !k.kept_start || !k.lane_a) {
         free(k.kept_start);
+        free(k.lane_a);
         PyErr_NoMemory();
         goto done;
     }
+    k.lane_b = k.lane_a + c.m * LANES;
+    k.lane_tree = k.lane_b + c.n * LANES;
+    k.lane_at = k.lane_tree + (c.ranks + 1) * LANES;
     for (int i = 0; i < LONGS; i++)
         *longs[i] = work + i * cells_n;
     for (int i = 0; i < DOUBLES; i++)
         *doubles[i] = (double *)(work + (LONGS + i) * cells_n);
-    k.tree = work + (LONGS + DOUBLES) * cells_n;
-    k.at = k.tree + c.ranks + 1;
     for (Py_ssize_t s = 0; s < c.n_cells; s++) {
         int64_t x_cell = c.f[X_ORDER][s], z_cell = c.f[Z_ORDER][s];
         k.x_row[s] = c.f[ROW][x_cell], k.x_col[s] = c.f[COL][x_cell];
@@ -330,18 +375,22 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
     }
     double *r = out.buf;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t s = 0; s < n_resamples; s++) {
+    for (Py_ssize_t s = 0; s < n_resamples;) {
         const int64_t *rows = (const int64_t *)a.buf + s * c.m;
         const int64_t *cols = (const int64_t *)b.buf + s * c.n;
         if (method == PEARSON)
-            r[s] = pearson(&c, &k, rows, cols);
+            r[s++] = pearson(&c, &k, rows, cols);
         else if (method == SPEARMAN)
-            r[s] = spearman(&c, &k, rows, cols);
-        else
-            r[s] = kendall(&c, &k, rows, cols, method == KENDALL_C);
+            r[s++] = spearman(&c, &k, rows, cols);
+        else {
+            Py_ssize_t lanes = n_resamples - s < LANES ? n_resamples - s : LANES;
+            kendall(&c, &k, rows, cols, lanes, method == KENDALL_C, r + s);
+            s += lanes;
+        }
     }
     Py_END_ALLOW_THREADS
     free(k.kept_start);
+    free(k.lane_a);
     result = Py_None;
     Py_INCREF(result);
 done:

@@ -84,6 +84,20 @@ def test_compiled_equals_the_twin(matrices, method):
         np.testing.assert_array_equal(compiled, twin_coefficients(cells, method, a, b))
 
 
+@pytest.mark.skipif(native is None, reason="the compiled module is not built")
+@pytest.mark.parametrize("method", METHODS)
+def test_compiled_equals_the_twin_over_many_resamples(method):
+    """Resamples in several blocks (Kendall's pass takes 64 at a time) and a part block, on a
+    human side with many distinct values."""
+    rng = np.random.default_rng(3)
+    x, z = rng.integers(0, 6, (9, 14)).astype(float), rng.random((9, 14)).round(2)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    a, b = rng.integers(0, 3, (150, 9)), rng.integers(0, 3, (150, 14))
+    cells = Cells(x, z)
+    compiled = coefficients(cells, method, a, b)
+    np.testing.assert_array_equal(compiled, twin_coefficients(cells, method, a, b))
+
+
 @SETTINGS
 @given(data=weighted_matrices(), method=st.sampled_from(METHODS))
 def test_weighted_coefficients_equal_scipy_on_the_materialised_resample(
