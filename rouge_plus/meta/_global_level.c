@@ -49,6 +49,7 @@ typedef struct {
     int64_t *x_row, *x_col, *x_rank, *z_row, *z_col;
     int64_t *u, *v;
     int32_t *lane_a, *lane_b, *lane_tree, *lane_at;
+    Py_ssize_t lanes;
     int64_t *kept_w, *kept_cell;
     char *kept_start;
     Py_ssize_t kept;
@@ -162,11 +163,12 @@ static double spearman(const Cells *c, Work *k, const int64_t *a, const int64_t 
     return clipped((double)suv / sqrt((double)suu) / sqrt((double)svv));
 }
 
-/* Kendall's resamples are taken LANES at a time: the cells are visited in x order once for all
- * of them (a cell's z rank, and so its path in the Fenwick tree, is the same in every resample),
- * and every step is a loop over the lanes, which the compiler vectorizes. The weights, the
- * tree's sums and the weight at a rank stay below EXACT_LIMIT, in int32. */
-enum { LANES = 64 };
+/* Kendall's resamples are taken up to LANES at a time: the cells are visited in x order once for
+ * all of them (a cell's z rank, and so its path in the Fenwick tree, is the same in every
+ * resample), and every step is a loop over the lanes, which the compiler vectorizes. The
+ * weights, the tree's sums and the weight at a rank stay below EXACT_LIMIT, in int32. Fewer
+ * lanes where the tree of so many would pass LANE_BUDGET entries (many distinct z values). */
+enum { LANES = 64, LANE_BUDGET = 1 << 22 };
 
 typedef struct {
     int64_t balance, x_squares, z_squares, x_groups, z_groups;
@@ -187,22 +189,23 @@ static double tau(const Counts *t, int64_t inserted, int tau_c)
     return (double)t->balance / sqrt(pairs - x_tied) / sqrt(pairs - z_tied);
 }
 
-/* tau of `lanes` (<= LANES) resamples, rows a (lanes x m) and columns b (lanes x n), into out. */
+/* tau of `lanes` (<= k->lanes) resamples, rows a (lanes x m) and columns b (lanes x n), into out. */
 static void kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b, Py_ssize_t lanes,
                     int tau_c, double *out)
 {
+    const Py_ssize_t L = k->lanes;
     int32_t *wa = k->lane_a, *wb = k->lane_b, *tree = k->lane_tree, *at = k->lane_at;
     /* Each system's and document's weight in every lane (0 in the lanes not used). */
-    memset(wa, 0, (size_t)(c->m * LANES) * sizeof(int32_t));
-    memset(wb, 0, (size_t)(c->n * LANES) * sizeof(int32_t));
+    memset(wa, 0, (size_t)(c->m * L) * sizeof(int32_t));
+    memset(wb, 0, (size_t)(c->n * L) * sizeof(int32_t));
     for (Py_ssize_t l = 0; l < lanes; l++) {
         for (Py_ssize_t i = 0; i < c->m; i++)
-            wa[i * LANES + l] = (int32_t)a[l * c->m + i];
+            wa[i * L + l] = (int32_t)a[l * c->m + i];
         for (Py_ssize_t j = 0; j < c->n; j++)
-            wb[j * LANES + l] = (int32_t)b[l * c->n + j];
+            wb[j * L + l] = (int32_t)b[l * c->n + j];
     }
-    memset(tree, 0, (size_t)((c->ranks + 1) * LANES) * sizeof(int32_t));
-    memset(at, 0, (size_t)(c->ranks * LANES) * sizeof(int32_t));
+    memset(tree, 0, (size_t)((c->ranks + 1) * L) * sizeof(int32_t));
+    memset(at, 0, (size_t)(c->ranks * L) * sizeof(int32_t));
     int32_t inserted[LANES] = {0}, group[LANES], w[LANES], lower[LANES];
     int64_t balance[LANES] = {0}, x_squares[LANES] = {0}, z_squares[LANES] = {0};
     int64_t x_groups[LANES] = {0}, z_groups[LANES] = {0};
@@ -214,35 +217,35 @@ static void kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b,
         /* The group's pairs with the cells of lower x, before any of the group is inserted. */
         memset(group, 0, sizeof group);
         for (Py_ssize_t s = i; s < end; s++) {
-            const int32_t *ra = wa + k->x_row[s] * LANES, *cb = wb + k->x_col[s] * LANES;
+            const int32_t *ra = wa + k->x_row[s] * L, *cb = wb + k->x_col[s] * L;
             Py_ssize_t r = (Py_ssize_t)k->x_rank[s];
-            const int32_t *at_r = at + r * LANES;
+            const int32_t *at_r = at + r * L;
             memset(lower, 0, sizeof lower);
             for (Py_ssize_t t = r; t > 0; t -= t & -t)
-                for (int l = 0; l < LANES; l++)
-                    lower[l] += tree[t * LANES + l];
-            for (int l = 0; l < LANES; l++) {
+                for (Py_ssize_t l = 0; l < L; l++)
+                    lower[l] += tree[t * L + l];
+            for (Py_ssize_t l = 0; l < L; l++) {
                 w[l] = ra[l] * cb[l];
                 balance[l] += (int64_t)w[l] * (2 * lower[l] + at_r[l] - inserted[l]);
                 group[l] += w[l];
             }
         }
         for (Py_ssize_t s = i; s < end; s++) {
-            const int32_t *ra = wa + k->x_row[s] * LANES, *cb = wb + k->x_col[s] * LANES;
+            const int32_t *ra = wa + k->x_row[s] * L, *cb = wb + k->x_col[s] * L;
             Py_ssize_t r = (Py_ssize_t)k->x_rank[s];
-            int32_t *at_r = at + r * LANES;
-            for (int l = 0; l < LANES; l++)
+            int32_t *at_r = at + r * L;
+            for (Py_ssize_t l = 0; l < L; l++)
                 w[l] = ra[l] * cb[l];
             for (Py_ssize_t t = r + 1; t <= c->ranks; t += t & -t)
-                for (int l = 0; l < LANES; l++)
-                    tree[t * LANES + l] += w[l];
-            for (int l = 0; l < LANES; l++) {
+                for (Py_ssize_t l = 0; l < L; l++)
+                    tree[t * L + l] += w[l];
+            for (Py_ssize_t l = 0; l < L; l++) {
                 z_groups[l] += (at_r[l] == 0) & (w[l] != 0);
                 z_squares[l] += (int64_t)(2 * at_r[l] + w[l]) * w[l];
                 at_r[l] += w[l];
             }
         }
-        for (int l = 0; l < LANES; l++) {
+        for (Py_ssize_t l = 0; l < L; l++) {
             inserted[l] += group[l];
             x_squares[l] += (int64_t)group[l] * group[l];
             x_groups[l] += group[l] != 0;
@@ -353,16 +356,19 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
     enum { LONGS = sizeof longs / sizeof *longs, DOUBLES = sizeof doubles / sizeof *doubles };
     work = calloc((size_t)((LONGS + DOUBLES) * cells_n), sizeof(int64_t));
     k.kept_start = malloc((size_t)cells_n);
-    k.lane_a = malloc((size_t)((c.m + c.n + 2 * c.ranks + 1) * LANES) * sizeof(int32_t));
+    Py_ssize_t per_lane = c.m + c.n + 2 * c.ranks + 1;
+    k.lanes = LANE_BUDGET / per_lane;
+    k.lanes = k.lanes < 1 ? 1 : (k.lanes > LANES ? LANES : k.lanes);
+    k.lane_a = malloc((size_t)(per_lane * k.lanes) * sizeof(int32_t));
     if (!work || !k.kept_start || !k.lane_a) {
         free(k.kept_start);
         free(k.lane_a);
         PyErr_NoMemory();
         goto done;
     }
-    k.lane_b = k.lane_a + c.m * LANES;
-    k.lane_tree = k.lane_b + c.n * LANES;
-    k.lane_at = k.lane_tree + (c.ranks + 1) * LANES;
+    k.lane_b = k.lane_a + c.m * k.lanes;
+    k.lane_tree = k.lane_b + c.n * k.lanes;
+    k.lane_at = k.lane_tree + (c.ranks + 1) * k.lanes;
     for (int i = 0; i < LONGS; i++)
         *longs[i] = work + i * cells_n;
     for (int i = 0; i < DOUBLES; i++)
@@ -383,7 +389,7 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
         else if (method == SPEARMAN)
             r[s++] = spearman(&c, &k, rows, cols);
         else {
-            Py_ssize_t lanes = n_resamples - s < LANES ? n_resamples - s : LANES;
+            Py_ssize_t lanes = n_resamples - s < k.lanes ? n_resamples - s : k.lanes;
             kendall(&c, &k, rows, cols, lanes, method == KENDALL_C, r + s);
             s += lanes;
         }
