@@ -10,14 +10,17 @@
  *     same order, so the two agree to the last bit);
  *   - Spearman: a cell's average rank less the mean rank, doubled, is U = (weight below it) -
  *     (weight above it), a whole number read off the cumulative weights of the tie groups in
- *     sorted order; rho = sum w U V / sqrt(sum w U^2 * sum w V^2), the sums exact in int64;
+ *     sorted order (x's, then z's for V); rho = sum w U V / sqrt(sum w U^2 * sum w V^2), the
+ *     sums exact in int64;
  *   - Kendall: concordant minus discordant pairs in one pass in x order, a Fenwick tree of the
  *     weights inserted so far by z rank; each x tie group is queried before any of its cells is
  *     inserted (pairs tied in x count 0, and so do a cell's own copies). tau-b's tied pairs come
- *     from the sums of squared group weights, tau-c's classes from the groups with weight. The
- *     pass serves LANES resamples at once, as the twin serves a chunk.
- * Pearson and Spearman skip the cells of weight 0. Every coefficient is NaN where SciPy's is:
- * fewer than two elements, or a constant side. The work runs without the GIL.
+ *     from the sums of squared group weights, tau-c's classes from the groups with weight.
+ * Pearson takes a resample at a time and skips the cells of weight 0. Spearman and Kendall take
+ * up to LANES resamples at once, as the twin takes a chunk: the cells are visited in sorted order
+ * once for all of them (a cell's place, tie group and z rank are the same in every resample) and
+ * every step is a loop over the lanes, which the compiler vectorizes. Every coefficient is NaN
+ * where SciPy's is: fewer than two elements, or a constant side. The work runs without the GIL.
  */
 #include "../_compiled/common.h"
 
@@ -35,64 +38,49 @@ enum { PEARSON = 0, SPEARMAN = 1, KENDALL_B = 2, KENDALL_C = 3 };
  * (0-based dense rank among the cells' distinct z values). */
 enum { ROW, COL, X_ORDER, X_START, Z_ORDER, Z_START, Z_RANK, CELL_FIELDS };
 
+/* Resamples per lane pass, fewer where the lanes' arrays would pass LANE_BUDGET entries (a cell
+ * count, or a count of distinct z values, in the millions). Weights, rank offsets and the sums
+ * of the Fenwick tree stay below 2 * EXACT_LIMIT: int32. */
+enum { LANES = 64, LANE_BUDGET = 1 << 22 };
+
 typedef struct {
     Py_ssize_t n_cells, m, n, ranks;
     const int64_t *f[CELL_FIELDS];
     const double *x, *z;
 } Cells;
 
-/* Per call: the cells' rows and columns in x order and in z order, and z's ranks in x order;
- * per resample the weighted cells in one side's order (weight, cell, whether a tie group starts
- * there) and Spearman's offsets per cell; per LANES resamples Kendall's weights of the systems
- * and documents, tree and weight at each z rank, LANES entries each. */
+/* Per call: the cells' systems and documents in x order and in z order, and z's ranks in x
+ * order; Pearson's weighted cells of one resample; per lane pass the weight of each system and
+ * document in every lane, and Spearman's rank offsets per cell or Kendall's tree and weight per
+ * z rank, `lanes` entries each. */
 typedef struct {
-    int64_t *x_row, *x_col, *x_rank, *z_row, *z_col;
-    int64_t *u, *v;
-    int32_t *lane_a, *lane_b, *lane_tree, *lane_at;
+    int64_t *x_row, *x_col, *x_rank, *z_row, *z_col, *kept_w, *kept_cell;
+    double *kept_weight, *kept_x, *kept_z;
     Py_ssize_t lanes;
-    int64_t *kept_w, *kept_cell;
-    char *kept_start;
-    Py_ssize_t kept;
-    double *kept_x, *kept_z, *kept_weight;
+    int32_t *lane_a, *lane_b, *lane_more;
 } Work;
-
-/* The cells of weight a[row] * b[col] > 0 in the order given, each with its `cell` entry (its
- * position where `cell` is NULL) and, if `start` is given, whether a tie group begins at it
- * among the weighted cells; returns how many. Branch-free: every cell is written, and the next
- * one overwrites it where its weight is 0. */
-static Py_ssize_t compact(Py_ssize_t n_cells, const int64_t *row, const int64_t *col,
-                          const int64_t *cell, const int64_t *start, const int64_t *a,
-                          const int64_t *b, Work *k)
-{
-    Py_ssize_t kept = 0;
-    char group_starts = 1;
-    for (Py_ssize_t s = 0; s < n_cells; s++) {
-        int64_t w = a[row[s]] * b[col[s]];
-        k->kept_w[kept] = w;
-        k->kept_cell[kept] = cell ? cell[s] : s;
-        if (start) {
-            group_starts |= (char)start[s];
-            k->kept_start[kept] = group_starts;
-            group_starts &= (char)(w == 0);
-        }
-        kept += w != 0;
-    }
-    return kept;
-}
 
 static inline double clipped(double r) { return r > 1.0 ? 1.0 : (r < -1.0 ? -1.0 : r); }
 
 static double pearson(const Cells *c, Work *k, const int64_t *a, const int64_t *b)
 {
-    Py_ssize_t kept = compact(c->n_cells, c->f[ROW], c->f[COL], NULL, NULL, a, b, k);
+    /* The weighted cells, in cell order; branch-free: every cell is written, and the next one
+     * overwrites it where its weight is 0. */
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < c->n_cells; i++) {
+        int64_t w = a[c->f[ROW][i]] * b[c->f[COL][i]];
+        k->kept_w[kept] = w, k->kept_cell[kept] = i;
+        kept += w != 0;
+    }
     int64_t total = 0;
     double x_low = INFINITY, x_high = -INFINITY, z_low = INFINITY, z_high = -INFINITY;
     for (Py_ssize_t i = 0; i < kept; i++) {
+        double x = c->x[k->kept_cell[i]], z = c->z[k->kept_cell[i]]; /* never NaN */
         total += k->kept_w[i];
-        double x = c->x[k->kept_cell[i]], z = c->z[k->kept_cell[i]];
-        x_low = x < x_low ? x : x_low, x_high = x > x_high ? x : x_high; /* never NaN */
+        k->kept_weight[i] = (double)k->kept_w[i];
+        x_low = x < x_low ? x : x_low, x_high = x > x_high ? x : x_high;
         z_low = z < z_low ? z : z_low, z_high = z > z_high ? z : z_high;
-        k->kept_weight[i] = (double)k->kept_w[i], k->kept_x[i] = x, k->kept_z[i] = z;
+        k->kept_x[i] = x, k->kept_z[i] = z;
     }
     double x_span = x_high - x_low, z_span = z_high - z_low;
     if (total < 2 || x_span == 0 || z_span == 0)
@@ -116,126 +104,145 @@ static double pearson(const Cells *c, Work *k, const int64_t *a, const int64_t *
     return clipped(sxz / sqrt(sxx) / sqrt(szz));
 }
 
-/* Per weighted cell, in `out`, 2 * (its average rank) - 1 + (total weight): twice the weight of
- * the cells below it in the side's order plus the weight of its tie group. The cells are read in
- * that order (`row`, `col`, `cell` and `start` of the side); returns the total weight, and leaves
- * the weighted cells in k->kept_w and k->kept_cell. */
-static int64_t rank_offsets(const Cells *c, Work *k, const int64_t *a, const int64_t *b,
-                            const int64_t *const side[4], int64_t *out)
+/* Each system's and document's weight in each of `lanes` resamples (rows a, lanes x m; columns
+ * b, lanes x n), k->lanes apart; 0 in the lanes not used. */
+static void lane_weights(const Cells *c, Work *k, const int64_t *a, const int64_t *b,
+                         Py_ssize_t lanes)
 {
-    const int64_t *row = side[0], *col = side[1], *cell = side[2], *start = side[3];
-    Py_ssize_t kept = compact(c->n_cells, row, col, cell, start, a, b, k);
-    int64_t below = 0;
-    for (Py_ssize_t i = 0; i < kept;) {
-        Py_ssize_t end = i + 1;
-        while (end < kept && !k->kept_start[end])
-            end++;
-        int64_t group = 0;
-        for (Py_ssize_t s = i; s < end; s++)
-            group += k->kept_w[s];
-        for (Py_ssize_t s = i; s < end; s++)
-            out[k->kept_cell[s]] = 2 * below + group;
-        below += group;
+    const Py_ssize_t L = k->lanes;
+    memset(k->lane_a, 0, (size_t)(c->m * L) * sizeof(int32_t));
+    memset(k->lane_b, 0, (size_t)(c->n * L) * sizeof(int32_t));
+    for (Py_ssize_t l = 0; l < lanes; l++) {
+        for (Py_ssize_t i = 0; i < c->m; i++)
+            k->lane_a[i * L + l] = (int32_t)a[l * c->m + i];
+        for (Py_ssize_t j = 0; j < c->n; j++)
+            k->lane_b[j * L + l] = (int32_t)b[l * c->n + j];
+    }
+}
+
+/* The weight of the cell of system `row` and document `col` in every lane, into w. */
+static inline void cell_weights(const Work *k, int64_t row, int64_t col, int32_t *w)
+{
+    const Py_ssize_t L = k->lanes;
+    const int32_t *ra = k->lane_a + row * L, *cb = k->lane_b + col * L;
+    for (Py_ssize_t l = 0; l < L; l++)
+        w[l] = ra[l] * cb[l];
+}
+
+/* The end of the tie group that starts at sorted position i. */
+static inline Py_ssize_t group_end(const Cells *c, const int64_t *start, Py_ssize_t i)
+{
+    Py_ssize_t end = i + 1;
+    while (end < c->n_cells && !start[end])
+        end++;
+    return end;
+}
+
+/* rho of `lanes` resamples (after lane_weights) into out. */
+static void spearman(const Cells *c, Work *k, Py_ssize_t lanes, double *out)
+{
+    const Py_ssize_t L = k->lanes;
+    int32_t *offsets = k->lane_more; /* per cell and lane: 2 * below + group, in x order */
+    int32_t below[LANES] = {0}, group[LANES], w[LANES];
+    const int64_t *x_order = c->f[X_ORDER], *z_order = c->f[Z_ORDER];
+    for (Py_ssize_t i = 0; i < c->n_cells;) {
+        Py_ssize_t end = group_end(c, c->f[X_START], i);
+        memset(group, 0, sizeof group);
+        for (Py_ssize_t s = i; s < end; s++) {
+            cell_weights(k, k->x_row[s], k->x_col[s], w);
+            for (Py_ssize_t l = 0; l < L; l++)
+                group[l] += w[l];
+        }
+        for (Py_ssize_t s = i; s < end; s++) {
+            int32_t *u = offsets + x_order[s] * L;
+            for (Py_ssize_t l = 0; l < L; l++)
+                u[l] = 2 * below[l] + group[l];
+        }
+        for (Py_ssize_t l = 0; l < L; l++)
+            below[l] += group[l];
         i = end;
     }
-    k->kept = kept;
-    return below;
-}
-
-static double spearman(const Cells *c, Work *k, const int64_t *a, const int64_t *b)
-{
-    const int64_t *const x_side[4] = {k->x_row, k->x_col, c->f[X_ORDER], c->f[X_START]};
-    const int64_t *const z_side[4] = {k->z_row, k->z_col, c->f[Z_ORDER], c->f[Z_START]};
-    int64_t total = rank_offsets(c, k, a, b, x_side, k->u);
-    if (total < 2)
-        return NAN;
-    rank_offsets(c, k, a, b, z_side, k->v);
-    int64_t suv = 0, suu = 0, svv = 0;
-    for (Py_ssize_t s = 0; s < k->kept; s++) {
-        int64_t w = k->kept_w[s], cell = k->kept_cell[s];
-        int64_t u = k->u[cell] - total, v = k->v[cell] - total;
-        suv += w * u * v;
-        suu += w * u * u;
-        svv += w * v * v;
+    int32_t total[LANES], z_below[LANES] = {0};
+    memcpy(total, below, sizeof total);
+    int64_t suv[LANES] = {0}, suu[LANES] = {0}, svv[LANES] = {0};
+    for (Py_ssize_t i = 0; i < c->n_cells;) {
+        Py_ssize_t end = group_end(c, c->f[Z_START], i);
+        memset(group, 0, sizeof group);
+        for (Py_ssize_t s = i; s < end; s++) {
+            cell_weights(k, k->z_row[s], k->z_col[s], w);
+            for (Py_ssize_t l = 0; l < L; l++)
+                group[l] += w[l];
+        }
+        for (Py_ssize_t s = i; s < end; s++) {
+            const int32_t *u = offsets + z_order[s] * L;
+            cell_weights(k, k->z_row[s], k->z_col[s], w);
+            for (Py_ssize_t l = 0; l < L; l++) {
+                int64_t du = u[l] - total[l], dv = 2 * z_below[l] + group[l] - total[l];
+                suv[l] += w[l] * du * dv;
+                suu[l] += w[l] * du * du;
+                svv[l] += w[l] * dv * dv;
+            }
+        }
+        for (Py_ssize_t l = 0; l < L; l++)
+            z_below[l] += group[l];
+        i = end;
     }
-    if (suu == 0 || svv == 0)
-        return NAN;
-    return clipped((double)suv / sqrt((double)suu) / sqrt((double)svv));
+    for (Py_ssize_t l = 0; l < lanes; l++)
+        out[l] = total[l] < 2 || suu[l] == 0 || svv[l] == 0
+                     ? NAN
+                     : clipped((double)suv[l] / sqrt((double)suu[l]) / sqrt((double)svv[l]));
 }
-
-/* Kendall's resamples are taken up to LANES at a time: the cells are visited in x order once for
- * all of them (a cell's z rank, and so its path in the Fenwick tree, is the same in every
- * resample), and every step is a loop over the lanes, which the compiler vectorizes. The
- * weights, the tree's sums and the weight at a rank stay below EXACT_LIMIT, in int32. Fewer
- * lanes where the tree of so many would pass LANE_BUDGET entries (many distinct z values). */
-enum { LANES = 64, LANE_BUDGET = 1 << 22 };
 
 typedef struct {
-    int64_t balance, x_squares, z_squares, x_groups, z_groups;
+    int64_t inserted, balance, x_squares, z_squares, x_groups, z_groups;
 } Counts;
 
-static double tau(const Counts *t, int64_t inserted, int tau_c)
+static double tau(const Counts *t, int tau_c)
 {
-    if (inserted < 2 || t->x_groups < 2 || t->z_groups < 2)
+    if (t->inserted < 2 || t->x_groups < 2 || t->z_groups < 2)
         return NAN;
-    double count = (double)inserted;
+    double count = (double)t->inserted;
     if (tau_c) {
         double classes = (double)(t->x_groups < t->z_groups ? t->x_groups : t->z_groups);
         return 2 * (double)t->balance / (count * count * (classes - 1) / classes);
     }
     double pairs = count * (count - 1) / 2;
-    double x_tied = (double)((t->x_squares - inserted) / 2);
-    double z_tied = (double)((t->z_squares - inserted) / 2);
+    double x_tied = (double)((t->x_squares - t->inserted) / 2);
+    double z_tied = (double)((t->z_squares - t->inserted) / 2);
     return (double)t->balance / sqrt(pairs - x_tied) / sqrt(pairs - z_tied);
 }
 
-/* tau of `lanes` (<= k->lanes) resamples, rows a (lanes x m) and columns b (lanes x n), into out. */
-static void kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b, Py_ssize_t lanes,
-                    int tau_c, double *out)
+/* tau-b (tau-c) of `lanes` resamples (after lane_weights) into out. */
+static void kendall(const Cells *c, Work *k, Py_ssize_t lanes, int tau_c, double *out)
 {
     const Py_ssize_t L = k->lanes;
-    int32_t *wa = k->lane_a, *wb = k->lane_b, *tree = k->lane_tree, *at = k->lane_at;
-    /* Each system's and document's weight in every lane (0 in the lanes not used). */
-    memset(wa, 0, (size_t)(c->m * L) * sizeof(int32_t));
-    memset(wb, 0, (size_t)(c->n * L) * sizeof(int32_t));
-    for (Py_ssize_t l = 0; l < lanes; l++) {
-        for (Py_ssize_t i = 0; i < c->m; i++)
-            wa[i * L + l] = (int32_t)a[l * c->m + i];
-        for (Py_ssize_t j = 0; j < c->n; j++)
-            wb[j * L + l] = (int32_t)b[l * c->n + j];
-    }
-    memset(tree, 0, (size_t)((c->ranks + 1) * L) * sizeof(int32_t));
-    memset(at, 0, (size_t)(c->ranks * L) * sizeof(int32_t));
+    int32_t *tree = k->lane_more, *at = tree + (c->ranks + 1) * L; /* Fenwick tree, 1-based */
+    memset(tree, 0, (size_t)((2 * c->ranks + 1) * L) * sizeof(int32_t));
     int32_t inserted[LANES] = {0}, group[LANES], w[LANES], lower[LANES];
     int64_t balance[LANES] = {0}, x_squares[LANES] = {0}, z_squares[LANES] = {0};
     int64_t x_groups[LANES] = {0}, z_groups[LANES] = {0};
-    const int64_t *start = c->f[X_START];
     for (Py_ssize_t i = 0; i < c->n_cells;) {
-        Py_ssize_t end = i + 1;
-        while (end < c->n_cells && !start[end])
-            end++;
+        Py_ssize_t end = group_end(c, c->f[X_START], i);
         /* The group's pairs with the cells of lower x, before any of the group is inserted. */
         memset(group, 0, sizeof group);
         for (Py_ssize_t s = i; s < end; s++) {
-            const int32_t *ra = wa + k->x_row[s] * L, *cb = wb + k->x_col[s] * L;
             Py_ssize_t r = (Py_ssize_t)k->x_rank[s];
             const int32_t *at_r = at + r * L;
-            memset(lower, 0, sizeof lower);
+            const int32_t *ra = k->lane_a + k->x_row[s] * L, *cb = k->lane_b + k->x_col[s] * L;
+            memset(lower, 0, sizeof lower); /* the weight inserted at ranks below r */
             for (Py_ssize_t t = r; t > 0; t -= t & -t)
                 for (Py_ssize_t l = 0; l < L; l++)
                     lower[l] += tree[t * L + l];
             for (Py_ssize_t l = 0; l < L; l++) {
-                w[l] = ra[l] * cb[l];
-                balance[l] += (int64_t)w[l] * (2 * lower[l] + at_r[l] - inserted[l]);
-                group[l] += w[l];
+                int32_t weight = ra[l] * cb[l];
+                balance[l] += (int64_t)weight * (2 * lower[l] + at_r[l] - inserted[l]);
+                group[l] += weight;
             }
         }
         for (Py_ssize_t s = i; s < end; s++) {
-            const int32_t *ra = wa + k->x_row[s] * L, *cb = wb + k->x_col[s] * L;
             Py_ssize_t r = (Py_ssize_t)k->x_rank[s];
             int32_t *at_r = at + r * L;
-            for (Py_ssize_t l = 0; l < L; l++)
-                w[l] = ra[l] * cb[l];
+            cell_weights(k, k->x_row[s], k->x_col[s], w);
             for (Py_ssize_t t = r + 1; t <= c->ranks; t += t & -t)
                 for (Py_ssize_t l = 0; l < L; l++)
                     tree[t * L + l] += w[l];
@@ -253,8 +260,8 @@ static void kendall(const Cells *c, Work *k, const int64_t *a, const int64_t *b,
         i = end;
     }
     for (Py_ssize_t l = 0; l < lanes; l++) {
-        Counts t = {balance[l], x_squares[l], z_squares[l], x_groups[l], z_groups[l]};
-        out[l] = tau(&t, inserted[l], tau_c);
+        Counts t = {inserted[l], balance[l], x_squares[l], z_squares[l], x_groups[l], z_groups[l]};
+        out[l] = tau(&t, tau_c);
     }
 }
 
@@ -350,25 +357,24 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
     }
     Py_ssize_t cells_n = c.n_cells ? c.n_cells : 1;
     Work k;
-    int64_t **longs[] = {&k.x_row, &k.x_col, &k.x_rank, &k.z_row, &k.z_col, &k.u, &k.v,
-                         &k.kept_w, &k.kept_cell};
-    double **doubles[] = {&k.kept_x, &k.kept_z, &k.kept_weight};
+    int64_t **longs[] = {&k.x_row, &k.x_col, &k.x_rank, &k.z_row, &k.z_col, &k.kept_w,
+                         &k.kept_cell};
+    double **doubles[] = {&k.kept_weight, &k.kept_x, &k.kept_z};
     enum { LONGS = sizeof longs / sizeof *longs, DOUBLES = sizeof doubles / sizeof *doubles };
-    work = calloc((size_t)((LONGS + DOUBLES) * cells_n), sizeof(int64_t));
-    k.kept_start = malloc((size_t)cells_n);
-    Py_ssize_t per_lane = c.m + c.n + 2 * c.ranks + 1;
+    /* Per lane: the systems' and documents' weights, then Spearman's offsets (one per cell) or
+     * Kendall's tree and weight per rank. */
+    Py_ssize_t per_lane = c.m + c.n + (method == SPEARMAN ? cells_n : 2 * c.ranks + 1);
     k.lanes = LANE_BUDGET / per_lane;
     k.lanes = k.lanes < 1 ? 1 : (k.lanes > LANES ? LANES : k.lanes);
+    work = malloc((size_t)((LONGS + DOUBLES) * cells_n) * sizeof(int64_t));
     k.lane_a = malloc((size_t)(per_lane * k.lanes) * sizeof(int32_t));
-    if (!work || !k.kept_start || !k.lane_a) {
-        free(k.kept_start);
+    if (!work || !k.lane_a) {
         free(k.lane_a);
         PyErr_NoMemory();
         goto done;
     }
     k.lane_b = k.lane_a + c.m * k.lanes;
-    k.lane_tree = k.lane_b + c.n * k.lanes;
-    k.lane_at = k.lane_tree + (c.ranks + 1) * k.lanes;
+    k.lane_more = k.lane_b + c.n * k.lanes;
     for (int i = 0; i < LONGS; i++)
         *longs[i] = work + i * cells_n;
     for (int i = 0; i < DOUBLES; i++)
@@ -384,18 +390,20 @@ static PyObject *coefficients(PyObject *Py_UNUSED(module), PyObject *args)
     for (Py_ssize_t s = 0; s < n_resamples;) {
         const int64_t *rows = (const int64_t *)a.buf + s * c.m;
         const int64_t *cols = (const int64_t *)b.buf + s * c.n;
-        if (method == PEARSON)
-            r[s++] = pearson(&c, &k, rows, cols);
-        else if (method == SPEARMAN)
-            r[s++] = spearman(&c, &k, rows, cols);
-        else {
-            Py_ssize_t lanes = n_resamples - s < k.lanes ? n_resamples - s : k.lanes;
-            kendall(&c, &k, rows, cols, lanes, method == KENDALL_C, r + s);
-            s += lanes;
+        if (method == PEARSON) {
+            r[s] = pearson(&c, &k, rows, cols);
+            s++;
+            continue;
         }
+        Py_ssize_t lanes = n_resamples - s < k.lanes ? n_resamples - s : k.lanes;
+        lane_weights(&c, &k, rows, cols, lanes);
+        if (method == SPEARMAN)
+            spearman(&c, &k, lanes, r + s);
+        else
+            kendall(&c, &k, lanes, method == KENDALL_C, r + s);
+        s += lanes;
     }
     Py_END_ALLOW_THREADS
-    free(k.kept_start);
     free(k.lane_a);
     result = Py_None;
     Py_INCREF(result);
