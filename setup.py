@@ -46,6 +46,7 @@ EXTENSIONS = {
     "rouge_plus.text._stemmers": (["rouge_plus/text/_stemmers.c"], []),
     "rouge_plus.scoring._scores": (["rouge_plus/scoring/_scores.c"], []),
     "rouge_plus.scoring._synonyms": (["rouge_plus/scoring/_synonyms.c"], []),
+    "rouge_plus.meta._global_level": (["rouge_plus/meta/_global_level.c"], []),
     "rouge_plus.rouge2._tagger": (
         [
             "rouge_plus/rouge2/_tagger.c",

@@ -93,11 +93,12 @@ for module in sys.argv[2:]:
 EOF
 
 # The tests that reach the compiled modules: the kernels themselves, their limits, memory and
-# hash, hostile input, properties, threads, the one-pair scorer; the stemmers, the per-row scores, the synonym
-# matching and the tagger against their Python twins.
+# hash, hostile input, properties, threads, the one-pair scorer; the stemmers, the per-row
+# scores, the synonym matching, the tagger and the global level's coefficients against their
+# Python twins.
 tests=()
 for name in native_kernels kernel_limits kernel_memory vocabulary_hash hostile_input properties \
-    parallel threads stemmers compiled_rouge2 cold_start pair_scorer; do
+    parallel threads stemmers compiled_rouge2 cold_start pair_scorer meta_global_level; do
     tests+=("$repo/tests/unit/test_$name.py")
 done
 deselect=()

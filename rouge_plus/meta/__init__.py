@@ -1,7 +1,8 @@
 """Meta-evaluation: which ROUGE agrees with human judgments, and by how much more than another.
 
 ``correlation.py`` (the three levels, bootstrap intervals, paired tests), ``coefficients.py``
-(the correlation coefficients over many weighted samples at once), ``resampling.py`` (the random
+(the correlation coefficients over many weighted samples at once), ``global_level.py`` (the
+global level under many resamples, on the cells sorted once), ``resampling.py`` (the random
 draws, as nlpstats makes them), ``data.py`` (REALSumm's judgments, shipped; records to matrices).
 """
 

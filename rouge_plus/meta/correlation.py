@@ -15,7 +15,8 @@ and swaps the two metrics' scores of whole systems, whole documents, or both in 
 paired bootstrap test (Berg-Kirkpatrick et al. 2012 as sacrerouge's ``bootstrap_diff_test``:
 how often a resample's difference reaches twice the observed one). Everything is computed on
 weights over the original matrices (see ``coefficients.py``) in blocks of resamples, so 10,000
-resamples cost about as much as a few NumPy passes over 10,000 copies of the data.
+resamples cost about as much as a few NumPy passes over 10,000 copies of the data; the global
+level's resamples and permutations are weights over the cells, sorted once (``global_level.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from . import global_level
 from .coefficients import METHODS, coefficient, column_coefficients, pairwise
 from .resampling import bootstrap_weights, check_resamples, permutation_swaps, resampling
 
@@ -197,7 +199,8 @@ def _bootstrap(
     """The correlation of each resample of ``draws`` (:func:`bootstrap_weights`)."""
     rows, cols = draws
     n_resamples = len(rows if rows is not None else cols)
-    if level == "summary":  # column_coefficients blocks its own products
+    # column_coefficients blocks its own products; the global level's pass needs no block
+    if level == "summary" or (level == "global" and global_level.exact(human.shape, rows, cols)):
         block = n_resamples
     else:
         block = _block(human.shape, level, method, values_vary=level == "system")
@@ -251,6 +254,12 @@ def level_correlation(
         x, z = _system_means(metric, cols), _system_means(human, cols)
         weights = np.ones(x.shape) if rows is None else rows
         return coefficient(x, z, weights, method)
+    matrix = human.shape[-2:]
+    one_pair = metric.shape[:-2] == (1,) and human.shape[:-2] in ((), (1,))
+    if level == "global" and one_pair and global_level.exact(matrix, rows, cols):
+        # one pair of matrices under many weightings: on its cells, sorted once
+        cells = global_level.Cells(metric[0], human.reshape(matrix))
+        return global_level.coefficients(cells, method, rows, cols)
     both = ~(np.isnan(metric) | np.isnan(human))
     if level == "summary":
         if metric.shape[:-2] == (1,):  # one pair of matrices, its documents under many weightings
@@ -303,6 +312,10 @@ def _permutation_samples(
     seed: int,
 ) -> np.ndarray:
     rows, cols = permutation_swaps(human.shape, what, n_resamples, seed)
+    if level == "global":
+        samples = _global_permutations(a, b, human, method, rows, cols)
+        if samples is not None:
+            return samples
     m, n = human.shape
     block = _block(human.shape, level, method, values_vary=True)
     out = np.empty(n_resamples)
@@ -318,6 +331,33 @@ def _permutation_samples(
             np.where(swap, b, a), human, level, method
         ) - level_correlation(np.where(swap, a, b), human, level, method)
     return out
+
+
+def _global_permutations(
+    a: np.ndarray,
+    b: np.ndarray,
+    human: np.ndarray,
+    method: str,
+    rows: np.ndarray | None,
+    cols: np.ndarray | None,
+) -> np.ndarray | None:
+    """Each permutation's difference at the global level, as bootstrap-like weights over four
+    copies of each cell (None where :func:`global_level.exact` does not hold).
+
+    Cell (i, j) takes B's score where exactly one of system i (``r``) and document j (``c``)
+    swaps. In ``[[a, b], [b, a]]`` against the human scores repeated alike, rows weighted by
+    ``[r, 1 - r]`` and columns by ``[c, 1 - c]``, exactly one copy of each cell has weight 1: A's
+    where both or neither swap, else B's. Columns weighted by ``[1 - c, c]`` take the other copy.
+    """
+    count = len(rows if rows is not None else cols)
+    r = np.zeros((count, a.shape[0])) if rows is None else rows * 1.0
+    c = np.zeros((count, a.shape[1])) if cols is None else cols * 1.0
+    systems, documents = np.hstack([r, 1 - r]), np.hstack([c, 1 - c])
+    if not global_level.exact((2 * a.shape[0], 2 * a.shape[1]), systems, documents):
+        return None
+    cells = global_level.Cells(np.block([[a, b], [b, a]]), np.block([[human, human]] * 2))
+    swapped = global_level.coefficients(cells, method, systems, documents)
+    return swapped - global_level.coefficients(cells, method, systems, np.hstack([1 - c, c]))
 
 
 def _difference(a: np.ndarray, b: np.ndarray, human: np.ndarray, level: str, method: str) -> float:
