@@ -26,7 +26,10 @@ from typing import TypeVar
 import gradio as gr
 from gradio.block_function import BlockFunction
 from gradio.context import LocalContext
+from gradio.data_classes import FileData
 from gradio.state_holder import SessionState
+from gradio.utils import NamedString
+from gradio_client.utils import is_valid_file
 from matplotlib.figure import Figure
 
 from .._version import __version__
@@ -534,9 +537,21 @@ def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
         scored.failure(clear, None, tab["outputs"], queue=False, **private)
 
 
+class CorpusFile(gr.File):
+    """``gr.File`` whose upload reaches an event as its path, as ``gr.File`` gives it, without the
+    empty file ``gr.File`` (Gradio 6.31) creates in its cache every time an event reads it."""
+
+    def _process_single_file(self, f: FileData) -> NamedString | bytes:
+        if self.type == "filepath" and (
+            not self.file_types or is_valid_file(f.path, self.file_types)
+        ):
+            return NamedString(f.path)
+        return super()._process_single_file(f)  # bytes, or Gradio's own refusal of the type
+
+
 def _corpus_tab() -> dict:
     with gr.Row():
-        upload = gr.File(
+        upload = CorpusFile(
             label=f"CSV or JSONL file (up to {MAX_UPLOAD_MB} MB, UTF-8)",
             file_types=[".csv", ".jsonl", ".json"],
             elem_id="corpus-file",
