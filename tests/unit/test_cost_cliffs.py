@@ -55,6 +55,28 @@ def test_skip_bigrams_of_a_text_against_its_own_copy():
     assert swapped["rougeS*"] == pytest.approx(1 - inversions / (n * (n - 1) // 2), abs=1e-15)
 
 
+def test_pure_python_skip_bigrams_keep_only_the_units_of_shared_words():
+    # The pure-Python rougeS* of two texts of 5,000 distinct words each kept each text's 12.5
+    # million pairs: 3 GB. Units of words the other text lacks cannot match, and now share one
+    # stand-in: texts that share 100 words keep their pairs only.
+    setup = "\n".join(
+        [
+            "import os",
+            "os.environ['ROUGE_PLUS_PURE_PYTHON'] = '1'",
+            "import rouge_plus",
+            "words = lambda prefix, n: ' '.join(f'{prefix}{i}' for i in range(n))",
+            "a = words('a', 2_900) + ' ' + words('s', 100)",
+            "b = words('s', 100) + ' ' + words('b', 2_900)",
+        ]
+    )
+    call = "rouge_plus.score([a], [b], rouge_types=['rougeS*', 'rougeSU*'])"
+    growth, scores = peak_growth(setup, call, timeout=GUARD)
+    assert growth < 100, growth  # MiB; each text's 4.5 million distinct pairs took about 600
+    n = 3_000
+    recall = (100 * 99 // 2) / (n * (n - 1) // 2)  # the shared words' pairs, in the same order
+    assert scores["rougeS*"] == pytest.approx(recall, rel=1e-12)
+
+
 # --- ROUGE-Lsum's union LCS ---------------------------------------------------------------------
 
 
