@@ -273,6 +273,8 @@ def test_reading_the_corpus_file_leaves_no_file_in_gradios_cache(tmp_path, monke
     assert list(cache.iterdir()) == []
     with pytest.raises(Error, match="Invalid file type"):
         upload.preprocess(FileData(path=str(tmp_path / "corpus.exe")))
+    # A subclass of a Gradio component would have Gradio write a stub beside the page's module.
+    assert not Path(app.__file__).with_suffix(".pyi").exists()
 
 
 def test_pasted_rows_fill_the_pickers_on_change_and_are_scored_before_they_are_filled() -> None:
