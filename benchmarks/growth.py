@@ -12,12 +12,14 @@ long and the reference short, the reference long and the prediction short, and b
 Each measurement runs in a child process of its own (its time and its peak memory above what
 importing rouge_plus takes), with an address-space limit and a time limit, so that a measure
 that would blow up is reported as such instead of taking the machine with it. Texts are
-pseudo-words drawn from a 5,000-word Zipf vocabulary, 20 words to a line by default (about 5.5
+pseudo-words drawn from one 5,000-word Zipf vocabulary (so the two texts share their frequent
+words, as two texts of one language do), 20 words to a line by default (about 5.5
 bytes a token: 200,000 tokens are about 1 MB); the short side is 30 tokens. The sentence-level
 types (ROUGE-Lsum, ROUGE-W, and ROUGE-L under the rouge155 profile) cost most when a text is one
 long sentence (``--line-words 0``), or of many short ones (``--line-words 1``). The edge shapes of
 docs/security.md: ``--same-text`` scores a text against its own copy, and ``--distinct-words``
-draws every token as a new word (no repeats); ``--shapes`` runs named shapes one after the other
+draws every token as a word that does not repeat in its text (half of them are in the other
+text); ``--shapes`` runs named shapes one after the other
 (``all``: every one). ``--space`` measures at the public Space's limits on one text (tokens per
 text, fewer for the +synonyms types). Prints a Markdown table, a row per type and shape.
 """
@@ -65,6 +67,13 @@ def space_tokens(rouge_type: str) -> int:
     return MAX_SYNONYM_TOKENS if "+synonyms" in rouge_type else MAX_TEXT_TOKENS
 
 
+def _vocabulary() -> list[str]:
+    """The 5,000 pseudo-words both texts draw from (the same for every seed)."""
+    rng = random.Random(0)
+    letters = "etaoinshrdlucmfwypvbgk"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(5_000)]
+
+
 def text(tokens: int, seed: int, line_words: int, distinct: bool = False) -> str:
     """``tokens`` pseudo-words, Zipf-distributed (or each a new word), ``line_words`` to a line
     (0: one line)."""
@@ -73,10 +82,7 @@ def text(tokens: int, seed: int, line_words: int, distinct: bool = False) -> str
         words = [f"w{i}" for i in rng.sample(range(tokens * 2), tokens)]
         step = line_words or tokens
         return "\n".join(" ".join(words[i : i + step]) for i in range(0, tokens, step))
-    letters = "etaoinshrdlucmfwypvbgk"
-    vocabulary = [
-        "".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(5_000)
-    ]
+    vocabulary = _vocabulary()
     weights = [1 / rank for rank in range(1, len(vocabulary) + 1)]
     words = rng.choices(vocabulary, weights, k=tokens)
     step = line_words or tokens
