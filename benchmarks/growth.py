@@ -5,17 +5,23 @@ long and the reference short, the reference long and the prediction short, and b
     python benchmarks/growth.py --types rougeL rougeW --sizes 1000 100000
     python benchmarks/growth.py --pure-python         # the pure-Python kernels
     python benchmarks/growth.py --line-words 0        # each text one line (one sentence)
-    python benchmarks/growth.py --line-words 1 --same-text --distinct-words   # the edge shapes
+    python benchmarks/growth.py --line-words 1 --same-text --distinct-words   # one edge shape
+    python benchmarks/growth.py --shapes all --space --both-kernels   # docs/security.md's
+    python benchmarks/growth.py --shapes all --sizes 200000            # tables
 
 Each measurement runs in a child process of its own (its time and its peak memory above what
 importing rouge_plus takes), with an address-space limit and a time limit, so that a measure
 that would blow up is reported as such instead of taking the machine with it. Texts are
-pseudo-words drawn from a 5,000-word Zipf vocabulary, 20 words to a line by default (about 5.5
+pseudo-words drawn from one 5,000-word Zipf vocabulary (so the two texts share their frequent
+words, as two texts of one language do), 20 words to a line by default (about 5.5
 bytes a token: 200,000 tokens are about 1 MB); the short side is 30 tokens. The sentence-level
 types (ROUGE-Lsum, ROUGE-W, and ROUGE-L under the rouge155 profile) cost most when a text is one
 long sentence (``--line-words 0``), or of many short ones (``--line-words 1``). The edge shapes of
 docs/security.md: ``--same-text`` scores a text against its own copy, and ``--distinct-words``
-draws every token as a new word (no repeats). Prints a Markdown table.
+draws every token as a word that does not repeat in its text (half of them are in the other
+text); ``--shapes`` runs named shapes one after the other
+(``all``: every one). ``--space`` measures at the public Space's limits on one text (tokens per
+text, fewer for the +synonyms types). Prints a Markdown table, a row per type and shape.
 """
 
 from __future__ import annotations
@@ -31,9 +37,18 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TYPES = [
-    "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4", "rougeS*",
-    "rouge1+synonyms", "rougeTopic",
+    "rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeS4",
+    "rougeSU4", "rougeS*", "rougeSU*", "rouge1+synonyms", "rouge2+synonyms", "rougeTopic",
+    "rougeTopicUniq", "rougeTopic+synonyms",
 ]  # fmt: skip
+# name: (words a line, a text against its copy, no word repeats)
+SHAPES = {
+    "prose": (20, False, False),
+    "one sentence": (0, False, False),
+    "one word a line": (1, False, False),
+    "same text": (20, True, False),
+    "distinct words": (20, False, True),
+}
 SIZES = [1_000, 10_000, 100_000, 200_000]
 DIRECTIONS = {
     "long prediction": (True, False),
@@ -45,6 +60,20 @@ MEMORY_LIMIT_GB = 4
 TIME_LIMIT_S = 120
 
 
+def space_tokens(rouge_type: str) -> int:
+    """The most tokens the public Space takes in one text for this type."""
+    from rouge_plus.space.limits import MAX_SYNONYM_TOKENS, MAX_TEXT_TOKENS
+
+    return MAX_SYNONYM_TOKENS if "+synonyms" in rouge_type else MAX_TEXT_TOKENS
+
+
+def _vocabulary() -> list[str]:
+    """The 5,000 pseudo-words both texts draw from (the same for every seed)."""
+    rng = random.Random(0)
+    letters = "etaoinshrdlucmfwypvbgk"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(5_000)]
+
+
 def text(tokens: int, seed: int, line_words: int, distinct: bool = False) -> str:
     """``tokens`` pseudo-words, Zipf-distributed (or each a new word), ``line_words`` to a line
     (0: one line)."""
@@ -53,10 +82,7 @@ def text(tokens: int, seed: int, line_words: int, distinct: bool = False) -> str
         words = [f"w{i}" for i in rng.sample(range(tokens * 2), tokens)]
         step = line_words or tokens
         return "\n".join(" ".join(words[i : i + step]) for i in range(0, tokens, step))
-    letters = "etaoinshrdlucmfwypvbgk"
-    vocabulary = [
-        "".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(5_000)
-    ]
+    vocabulary = _vocabulary()
     weights = [1 / rank for rank in range(1, len(vocabulary) + 1)]
     words = rng.choices(vocabulary, weights, k=tokens)
     step = line_words or tokens
@@ -98,19 +124,29 @@ def measure_one(
     }
 
 
-def run_child(rouge_type: str, size: int, direction: str, args: argparse.Namespace) -> dict:
+Shape = tuple[int, bool, bool]
+
+
+def run_child(
+    rouge_type: str,
+    size: int,
+    direction: str,
+    shape: Shape,
+    pure_python: bool,
+    args: argparse.Namespace,
+) -> dict:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    if args.pure_python:
-        env["ROUGE_PLUS_PURE_PYTHON"] = "1"
+    env["ROUGE_PLUS_PURE_PYTHON"] = "1" if pure_python else "0"
+    line_words, same, distinct = shape
     command = [sys.executable, __file__, "--one", rouge_type, str(size), direction]
-    command += ["--line-words", str(args.line_words)]
-    command += ["--same-text"] * args.same_text + ["--distinct-words"] * args.distinct_words
+    command += ["--line-words", str(line_words)]
+    command += ["--same-text"] * same + ["--distinct-words"] * distinct
     try:
         done = subprocess.run(
-            command, capture_output=True, text=True, env=env, timeout=TIME_LIMIT_S, check=False
+            command, capture_output=True, text=True, env=env, timeout=args.time_limit, check=False
         )
     except subprocess.TimeoutExpired:
-        return {"error": f"> {TIME_LIMIT_S} s"}
+        return {"error": f"> {args.time_limit:g} s"}
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1][:60] if done.stderr else "failed"}
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -126,11 +162,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--types", nargs="+", default=TYPES)
     parser.add_argument("--sizes", nargs="+", type=int, default=SIZES)
+    parser.add_argument("--space", action="store_true", help="one size: the Space's limit")
     parser.add_argument("--directions", nargs="+", default=list(DIRECTIONS), choices=DIRECTIONS)
-    parser.add_argument("--pure-python", action="store_true")
+    parser.add_argument("--pure-python", action="store_true", help="only the pure-Python kernels")
+    parser.add_argument("--both-kernels", action="store_true", help="compiled and pure-Python")
     parser.add_argument("--line-words", type=int, default=20, help="words a line (0: one line)")
     parser.add_argument("--same-text", action="store_true", help="score a text against its copy")
     parser.add_argument("--distinct-words", action="store_true", help="no word repeats")
+    parser.add_argument("--shapes", nargs="+", choices=[*SHAPES, "all"], help="named shapes")
+    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT_S, help="seconds a measure")
     parser.add_argument("--one", nargs=3, metavar=("TYPE", "SIZE", "DIRECTION"))
     args = parser.parse_args()
     if args.one:
@@ -138,19 +178,37 @@ def main() -> None:
         shape = (args.line_words, args.same_text, args.distinct_words)
         print(json.dumps(measure_one(rouge_type, int(size), direction, *shape)))
         return
-    header = ["type", "direction", *(f"{size:,} tokens" for size in args.sizes)]
+    if args.shapes:
+        names = list(SHAPES) if "all" in args.shapes else args.shapes
+        shapes = {name: SHAPES[name] for name in names}
+    else:
+        shapes = {"given": (args.line_words, args.same_text, args.distinct_words)}
+    sizes = [None] if args.space else args.sizes
+    kernels = [False, True] if args.both_kernels else [args.pure_python]
+    columns = [(pure, size, d) for pure in kernels for size in sizes for d in args.directions]
+    header = ["type", "shape"]
+    for pure, size, direction in columns:
+        label = direction if size is None else f"{direction}, {size:,} tokens"
+        header.append(
+            f"{'pure-Python' if pure else 'compiled'}, {label}" if len(kernels) > 1 else label
+        )
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for rouge_type in args.types:
-        for direction in args.directions:
+        for name, shape in shapes.items():
             cells = []
-            for size in args.sizes:
-                result = run_child(rouge_type, size, direction, args)
+            failed = set()  # a direction that failed would only fail the same way, slower
+            for pure, size, direction in columns:
+                if (pure, direction) in failed:
+                    cells.append("-")
+                    continue
+                tokens = space_tokens(rouge_type) if size is None else size
+                result = run_child(rouge_type, tokens, direction, shape, pure, args)
                 cells.append(cell(result))
-                if "error" in result:  # larger sizes would only fail the same way, slower
-                    cells += ["-"] * (len(args.sizes) - len(cells))
-                    break
-            print(f"| {rouge_type} | {direction} | " + " | ".join(cells) + " |", flush=True)
+                if "error" in result:
+                    failed.add((pure, direction))
+            row = f"| {rouge_type} | {name} | " + " | ".join(cells) + " |"
+            print(row, flush=True)
 
 
 if __name__ == "__main__":

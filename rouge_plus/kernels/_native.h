@@ -113,7 +113,7 @@ typedef struct {
     int32_t *bigram_table; /* BIGRAM_TABLE_IDS ** 2 counts, zero outside bigram_hits */
     Buffer scratch_a; /* bit masks / n-gram hash tables */
     Buffer scratch_b; /* LCS column vectors */
-    Buffer scratch_c; /* union marks */
+    Buffer scratch_c; /* union_of_paths' tables and marks; skip-bigram positions */
     Buffer scratch_d; /* ROUGE-W's powers */
     /* The most bytes one table of a pair may take (skip-bigram pairs, an LCS or ROUGE-W
      * traceback) before the kernels switch to a method that needs less memory and more time. */
@@ -135,20 +135,12 @@ static inline int32_t *workspace_slot(Workspace *w, int32_t id, int32_t *value, 
     return value + id;
 }
 
-/* Stamp the words of tokens (value_a = 1), so has_stamped_word can test sharing in O(n). */
+/* Stamp the words of tokens (value_a = 1, value_b = 0). */
 static inline void stamp_words(Workspace *w, const int32_t *tokens, int64_t n)
 {
     workspace_next(w);
     for (int64_t i = 0; i < n; i++)
         *workspace_slot(w, tokens[i], w->value_a, 0) = 1;
-}
-
-static inline int has_stamped_word(const Workspace *w, const int32_t *tokens, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        if (w->stamp[tokens[i]] == w->current)
-            return 1;
-    return 0;
 }
 
 /* The tokens of a document, which are contiguous in ids. */
@@ -290,6 +282,39 @@ HIDDEN int skip_bigram_counts(Workspace *w, const Pair *p, int max_gap, int with
 HIDDEN int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred, int64_t n,
                       int64_t *out);
 HIDDEN int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out);
+
+/* The union of one ref sentence's positions on the paths walked: marks[i] once position i is on
+ * some path; unmarked[local[i]] counts the positions of the word of position i not marked yet. */
+typedef struct {
+    unsigned char *marks;
+    int32_t *local;
+    int64_t *unmarked;
+} Union;
+
+static inline void union_mark(Union *u, int64_t i)
+{
+    if (!u->marks[i]) {
+        u->marks[i] = 1;
+        u->unmarked[u->local[i]]--;
+    }
+}
+
+/* What union_of_paths walks (ROUGE-Lsum's LCS, ROUGE-W's weighted LCS): `walk` marks in u (with
+ * union_mark) the ref positions on its path of ref vs pred, marking only matching positions;
+ * `begin` and `end` (each may be NULL) come before and after the walks of one ref sentence. A
+ * walker embeds this as its first member. Each returns -1 on memory error, else 0. */
+typedef struct PathWalker PathWalker;
+struct PathWalker {
+    int (*begin)(PathWalker *self, Workspace *w, const int32_t *ref, int64_t m);
+    int (*walk)(PathWalker *self, Workspace *w, const int32_t *ref, int64_t m,
+                const int32_t *pred, int64_t n, Union *u);
+    void (*end)(PathWalker *self, const int32_t *ref, int64_t m);
+};
+
+/* _native_lcs.c: the union over the pred sentences of each ref sentence's path positions, walking
+ * only the pred sentences that can add to it; *marks_out gets a byte per reference token. */
+HIDDEN int union_of_paths(Workspace *w, const Pair *p, PathWalker *walker,
+                          const unsigned char **marks_out);
 
 /* _native_weighted_lcs.c: ROUGE-W. */
 HIDDEN int weighted_lcs_counts(Workspace *w, const Pair *p, double weight, double *hit,

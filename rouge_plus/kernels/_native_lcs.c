@@ -203,22 +203,6 @@ static void fill_columns(const Workspace *w, const Masks *masks, const int32_t *
     }
 }
 
-/* The union of LCS positions of one ref sentence: marks[i] once position i is on some LCS path;
- * unmarked[local[i]] counts the positions of the word of position i not marked yet. */
-typedef struct {
-    unsigned char *marks;
-    int32_t *local;
-    int64_t *unmarked;
-} Union;
-
-static inline void union_mark(Union *u, int64_t i)
-{
-    if (!u->marks[i]) {
-        u->marks[i] = 1;
-        u->unmarked[u->local[i]]--;
-    }
-}
-
 /*
  * Mark in the union the ref positions on the LCS path rouge_score's traceback walks: from (m, n), a
  * match goes diagonally; otherwise left when bit i - 1 of column j is 0 (the table grows at row i
@@ -336,16 +320,18 @@ static int64_t table_slots(int64_t count)
 }
 
 /*
- * Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). The
- * union of a ref sentence takes only LCS paths that can add to it: a path marks only positions
- * whose word the pred sentence holds, so for each word of the ref sentence with unmarked
- * positions, the distinct pred sentences holding it are walked until the word's positions are all
- * marked; a pred sentence is walked once per ref sentence, equal pred sentences once in all, and
- * equal ref sentences share one union. One-word lines cost O(tokens), not sentences squared.
+ * The union of every ref sentence's positions on the paths walker->walk marks against the pred
+ * sentences, for paths that mark only matching positions (ROUGE-Lsum's LCS, ROUGE-W's weighted
+ * LCS), as kernels/lcs.py's union_of_paths: such a path marks only positions whose word the pred
+ * sentence holds, so for each word of the ref sentence with unmarked positions, the distinct pred
+ * sentences holding it are walked until the word's positions are all marked; a pred sentence is
+ * walked once per ref sentence, equal pred sentences once in all, and equal ref sentences share
+ * one union. One-word lines cost O(tokens), not sentences squared. *marks_out: one byte per
+ * token of the reference, in the workspace's scratch_c (the walkers must not use it).
  */
-int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
+int union_of_paths(Workspace *w, const Pair *p, PathWalker *walker,
+                   const unsigned char **marks_out)
 {
-    *out = 0;
     const Corpus *c = &p->texts;
     const int64_t p_first = c->documents[PRED_DOC], p_last = c->documents[PRED_DOC + 1];
     const int64_t r_first = c->documents[REF_DOC], r_last = c->documents[REF_DOC + 1];
@@ -359,7 +345,7 @@ int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
      * local words (n_ref) and the marks (n_ref bytes). */
     const int64_t n_int64 = 2 * n_ps + slots_p + n_rs + slots_r + (int64_t)p->n_ids + 1 + n_pred +
                             2 * n_ref;
-    int64_t *area = buffer_scratch(&w->scratch_d, (size_t)n_int64 * sizeof(int64_t) +
+    int64_t *area = buffer_scratch(&w->scratch_c, (size_t)n_int64 * sizeof(int64_t) +
                                                       (size_t)n_ref * (sizeof(int32_t) + 1));
     if (!area)
         return -1;
@@ -368,6 +354,7 @@ int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
     int64_t *first_pos = holders + n_pred, *unmarked = first_pos + n_ref;
     int32_t *local = (int32_t *)(unmarked + n_ref);
     unsigned char *all_marks = (unsigned char *)(local + n_ref);
+    *marks_out = all_marks;
     same_sentences(c, p_first, p_last, pred_canon, visited + n_ps, slots_p);
     same_sentences(c, r_first, r_last, ref_canon, ref_canon + n_rs, slots_r);
     /* holders of each word: the distinct pred sentences that hold it, each once. */
@@ -397,10 +384,7 @@ int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
     start[0] = 0;
     for (int64_t k = 0; k < n_ps; k++)
         visited[k] = -1;
-    int64_t hits = 0;
-    load_unigram_counts(w, p);
-    int status = 0;
-    for (int64_t rs = r_first; rs < r_last && status == 0; rs++) {
+    for (int64_t rs = r_first; rs < r_last; rs++) {
         const int32_t *ref = c->ids + c->sentences[rs];
         const int64_t m = c->sentences[rs + 1] - c->sentences[rs];
         unsigned char *marks = all_marks + (c->sentences[rs] - r_base);
@@ -409,45 +393,87 @@ int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
             continue;
         if (canon != rs) {
             memcpy(marks, all_marks + (c->sentences[canon] - r_base), (size_t)m);
-        } else {
-            int64_t *first_of = first_pos + (c->sentences[rs] - r_base);
-            Union u = {marks, local + (c->sentences[rs] - r_base),
-                       unmarked + (c->sentences[rs] - r_base)};
-            int32_t n_local = 0;
-            workspace_next(w);
-            for (int64_t i = 0; i < m; i++) {
-                int32_t *k = workspace_slot(w, ref[i], w->value_a, -1);
-                if (*k < 0) {
-                    first_of[n_local] = i;
-                    u.unmarked[n_local] = 0;
-                    *k = n_local++;
-                }
-                u.local[i] = *k;
-                u.unmarked[*k]++;
-            }
-            Masks masks;
-            if (build_masks(w, ref, m, (m + 63) / 64, &masks) < 0)
-                return -1;
-            memset(marks, 0, (size_t)m);
-            for (int32_t k = 0; k < n_local && status == 0; k++) {
-                const int32_t id = ref[first_of[k]];
-                for (int64_t h = start[id]; h < start[id + 1] && u.unmarked[k] > 0; h++) {
-                    const int64_t ps = holders[h];
-                    if (visited[ps - p_first] == rs)
-                        continue;
-                    visited[ps - p_first] = rs;
-                    const int32_t *pred = c->ids + c->sentences[ps];
-                    const int64_t n = c->sentences[ps + 1] - c->sentences[ps];
-                    if (mark_lcs_path(w, &masks, ref, m, pred, n, &u) < 0)
-                        status = -1;
-                }
-            }
-            release_masks(&masks, ref, m);
+            continue;
         }
-        for (int64_t i = 0; i < m; i++)
-            if (marks[i])
-                hits += take_unigram(w, ref[i]);
+        int64_t *first_of = first_pos + (c->sentences[rs] - r_base);
+        Union u = {marks, local + (c->sentences[rs] - r_base),
+                   unmarked + (c->sentences[rs] - r_base)};
+        int32_t n_local = 0;
+        workspace_next(w);
+        for (int64_t i = 0; i < m; i++) {
+            int32_t *k = workspace_slot(w, ref[i], w->value_a, -1);
+            if (*k < 0) {
+                first_of[n_local] = i;
+                u.unmarked[n_local] = 0;
+                *k = n_local++;
+            }
+            u.local[i] = *k;
+            u.unmarked[*k]++;
+        }
+        memset(marks, 0, (size_t)m);
+        if (walker->begin && walker->begin(walker, w, ref, m) < 0)
+            return -1;
+        int status = 0;
+        for (int32_t k = 0; k < n_local && status == 0; k++) {
+            const int32_t id = ref[first_of[k]];
+            for (int64_t h = start[id]; h < start[id + 1] && u.unmarked[k] > 0; h++) {
+                const int64_t ps = holders[h];
+                if (visited[ps - p_first] == rs)
+                    continue;
+                visited[ps - p_first] = rs;
+                const int32_t *pred = c->ids + c->sentences[ps];
+                const int64_t n = c->sentences[ps + 1] - c->sentences[ps];
+                if (walker->walk(walker, w, ref, m, pred, n, &u) < 0) {
+                    status = -1;
+                    break;
+                }
+            }
+        }
+        if (walker->end)
+            walker->end(walker, ref, m);
+        if (status < 0)
+            return -1;
     }
+    return 0;
+}
+
+/* ROUGE-Lsum's walker: the LCS traceback, with the ref sentence's masks built once. */
+typedef struct {
+    PathWalker base;
+    Masks masks;
+} LcsWalker;
+
+static int lcs_walker_begin(PathWalker *self, Workspace *w, const int32_t *ref, int64_t m)
+{
+    return build_masks(w, ref, m, (m + 63) / 64, &((LcsWalker *)self)->masks);
+}
+
+static int lcs_walker_walk(PathWalker *self, Workspace *w, const int32_t *ref, int64_t m,
+                           const int32_t *pred, int64_t n, Union *u)
+{
+    return mark_lcs_path(w, &((LcsWalker *)self)->masks, ref, m, pred, n, u);
+}
+
+static void lcs_walker_end(PathWalker *self, const int32_t *ref, int64_t m)
+{
+    release_masks(&((LcsWalker *)self)->masks, ref, m);
+}
+
+/* Summary-level union LCS hits, clipped by the unigram counts of both texts (ROUGE-Lsum). */
+int summary_lcs_hits(Workspace *w, const Pair *p, int64_t *out)
+{
+    *out = 0;
+    LcsWalker walker = {{lcs_walker_begin, lcs_walker_walk, lcs_walker_end}, {0}};
+    const unsigned char *marks;
+    if (union_of_paths(w, p, &walker.base, &marks) < 0)
+        return -1;
+    int64_t n_ref;
+    const int32_t *ref = document_tokens(&p->texts, REF_DOC, &n_ref);
+    load_unigram_counts(w, p);
+    int64_t hits = 0;
+    for (int64_t i = 0; i < n_ref; i++)
+        if (marks[i])
+            hits += take_unigram(w, ref[i]);
     *out = hits;
-    return status;
+    return 0;
 }

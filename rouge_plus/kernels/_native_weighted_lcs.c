@@ -53,7 +53,7 @@ static inline void weighted_lcs_row(const double *powers, int32_t token, const i
  * bits). powers[k] = k**weight.
  */
 static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *ref, int64_t m,
-                             const int32_t *pred, int64_t n, unsigned char *marks)
+                             const int32_t *pred, int64_t n, Union *marks)
 {
     const int64_t width = n + 1, row_words = width / 64 + 1;
     const size_t state_bytes = (size_t)width * (sizeof(double) + sizeof(int64_t));
@@ -116,7 +116,7 @@ static int mark_weighted_lcs(Workspace *w, const double *powers, const int32_t *
         }
         while (i > start && j > 0) {
             if (ref[i - 1] == pred[j - 1])
-                marks[--i] = 1, j--;
+                union_mark(marks, --i), j--;
             else if ((up[(i - 1 - start) * row_words + j / 64] >> (j % 64)) & 1)
                 i--;
             else
@@ -146,6 +146,18 @@ static double *weight_powers(Workspace *w, int64_t top, double weight)
     return powers;
 }
 
+/* ROUGE-W's walker for union_of_paths: the weighted-LCS traceback. */
+typedef struct {
+    PathWalker base;
+    const double *powers;
+} WeightedWalker;
+
+static int weighted_walker_walk(PathWalker *self, Workspace *w, const int32_t *ref, int64_t m,
+                                const int32_t *pred, int64_t n, Union *u)
+{
+    return mark_weighted_lcs(w, ((WeightedWalker *)self)->powers, ref, m, pred, n, u);
+}
+
 /*
  * ROUGE-W as kernels/weighted_lcs.py's counts computes it: hit = sum of f(run) over the clipped
  * runs of each ref sentence's union of weighted-LCS tracebacks; pred_base = f(n); ref_base =
@@ -157,31 +169,24 @@ int weighted_lcs_counts(Workspace *w, const Pair *p, double weight, double *hit,
     const Corpus *c = &p->texts;
     int64_t n_pred; /* for pred_base */
     document_tokens(c, PRED_DOC, &n_pred);
-    load_unigram_counts(w, p);
     int64_t longest = longest_sentence(c, PRED_DOC);
     if (longest_sentence(c, REF_DOC) > longest)
         longest = longest_sentence(c, REF_DOC);
     const double *powers = weight_powers(w, longest + 1, weight);
     if (!powers)
         return -1;
+    WeightedWalker walker = {{NULL, weighted_walker_walk, NULL}, powers};
+    const unsigned char *all_marks;
+    if (union_of_paths(w, p, &walker.base, &all_marks) < 0)
+        return -1;
+    load_unigram_counts(w, p);
+    const int64_t r_base = c->sentences[c->documents[REF_DOC]];
     double total = 0.0, ref_weight = 0.0;
     for (int64_t rs = c->documents[REF_DOC]; rs < c->documents[REF_DOC + 1]; rs++) {
         const int32_t *ref = c->ids + c->sentences[rs];
         int64_t m = c->sentences[rs + 1] - c->sentences[rs];
+        const unsigned char *marks = all_marks + (c->sentences[rs] - r_base);
         ref_weight += pow((double)m, weight);
-        unsigned char *marks = buffer_scratch(&w->scratch_c, (size_t)m);
-        if (!marks)
-            return -1;
-        memset(marks, 0, (size_t)m);
-        stamp_words(w, ref, m);
-        for (int64_t ps = c->documents[PRED_DOC]; ps < c->documents[PRED_DOC + 1]; ps++) {
-            const int32_t *pred = c->ids + c->sentences[ps];
-            int64_t n = c->sentences[ps + 1] - c->sentences[ps];
-            /* A pair of sentences with no word in common marks nothing. */
-            if (has_stamped_word(w, pred, n) &&
-                mark_weighted_lcs(w, powers, ref, m, pred, n, marks) < 0)
-                return -1;
-        }
         int64_t run = 0;
         for (int64_t j = 0; j < m; j++) {
             if (!marks[j] || !take_unigram(w, ref[j]))

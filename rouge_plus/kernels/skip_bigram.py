@@ -8,7 +8,9 @@ unigram only while it still has a pair partner to its right, so a one-token text
 all. Overlap is clipped per unit, as for ROUGE-N.
 
 Cost: O(len·D) units per text for a bounded gap; ROUGE-S* (no limit) has len·(len-1)/2 pairs,
-i.e. O(len²) time and memory, which is why 1.5.5 users almost always pick S4 or SU4.
+i.e. O(len²) time, which is why 1.5.5 users almost always pick S4 or SU4. Memory follows the
+distinct units of words the two texts share: the other words are counted as one stand-in
+(a 5,000-token text of distinct words took 1.6 GB when each pair was kept).
 """
 
 from __future__ import annotations
@@ -38,6 +40,22 @@ def skip_units(tokens: Sequence[Hashable], max_gap: int | None, with_unigrams: b
     return units
 
 
+class _Other:
+    """The stand-in of the words one text has and the other not (no unit with it can match)."""
+
+
+def _shared_units(
+    tokens: list[Hashable], shared: set[Hashable], max_gap: int | None, with_unigrams: bool
+) -> tuple[Counter, int]:
+    """The units of ``tokens`` made only of ``shared`` words, and how many units it has."""
+    other = _Other()
+    units = skip_units([t if t in shared else other for t in tokens], max_gap, with_unigrams)
+    total = units.total()
+    for unit in [unit for unit in units if other in unit]:
+        del units[unit]
+    return units, total
+
+
 def counts(
     pred_sents: Sentences,
     ref_sents: Sentences,
@@ -45,10 +63,8 @@ def counts(
     with_unigrams: bool,
 ) -> tuple[float, float, float]:
     """``(hit, pred_base, ref_base)``: clipped matching units, prediction units, reference units."""
-    pred_units = skip_units(_flatten(pred_sents), max_gap, with_unigrams)
-    ref_units = skip_units(_flatten(ref_sents), max_gap, with_unigrams)
-    return (
-        float(clipped_overlap(pred_units, ref_units)),
-        float(pred_units.total()),
-        float(ref_units.total()),
-    )
+    pred, ref = _flatten(pred_sents), _flatten(ref_sents)
+    shared = set(pred).intersection(ref)
+    pred_units, pred_base = _shared_units(pred, shared, max_gap, with_unigrams)
+    ref_units, ref_base = _shared_units(ref, shared, max_gap, with_unigrams)
+    return float(clipped_overlap(pred_units, ref_units)), float(pred_base), float(ref_base)

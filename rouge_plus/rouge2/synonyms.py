@@ -12,6 +12,11 @@ Sources accepted by :func:`load_synonyms`:
   forms share a synset (name ``"wordnet-3.0"``). Base forms come from WordNet's morphology
   (exception lists such as bought -> buy, mice -> mouse, then suffix rules such as
   cars -> car), for nouns, verbs, adjectives and adverbs at once, since tokens carry no tag.
+  Closed-class words (the built-in English stopwords, less the open-class words among them:
+  ``OPEN_CLASS_STOPWORDS``) match only themselves, in every
+  WordNet source: through that morphology, function words would be synonyms (``as`` ~ ``a``,
+  ``was`` ~ ``is`` ~ ``been``), pairs ROUGE 2.0's Java tool does not match (see
+  docs/ROUGE2_RESOURCES.md).
 - ``"wordnet+related"``: also matches words whose synsets are directly linked by a noun
   hypernym/hyponym, verb hypernym/troponym or adjective similar-to pointer, the relations
   ROUGE 2.0 adds (name ``"wordnet-3.0+related"``).
@@ -54,6 +59,7 @@ from typing import Protocol, runtime_checkable
 from ..data import load_bundled_json
 from ..errors import OptionTypeError, SynonymDataError
 from ..scoring.counting import SynonymMatcher
+from ..text.stopwords import builtin_english_stopwords
 
 __all__ = [
     "CallableSynonyms",
@@ -104,6 +110,17 @@ _NAMED_LABELS = {
     "wordnet+related": "wordnet-3.0+related",
     "nltk": "nltk-wordnet",
 }
+
+# The words of the built-in English stopword list (scikit-learn's) that are open-class: nouns,
+# verbs and adjectives of their own meaning, which keep their synonyms (went ~ go). The list's
+# other words are closed-class: determiners, pronouns, prepositions, conjunctions, auxiliaries
+# and modals, numerals, and function adverbs.
+OPEN_CLASS_STOPWORDS = frozenset({
+    "amount", "back", "bill", "bottom", "call", "cry", "describe", "detail", "empty", "fill",
+    "find", "fire", "found", "front", "full", "get", "give", "go", "interest", "keep", "made",
+    "mill", "move", "name", "part", "put", "see", "serious", "show", "side", "sincere", "system",
+    "take", "thick", "thin", "top", "whole",
+})  # fmt: skip
 
 _GROUP_SEPARATOR = re.compile(r"[,\t]")
 _INNER_SPACES = re.compile(r"\s+")
@@ -159,7 +176,23 @@ class GroupSynonyms(_KeyedSynonyms):
         return self._word_groups.get(word, frozenset())
 
 
-class WordNetSynonyms(_KeyedSynonyms):
+class _EnglishWordNet(_KeyedSynonyms):
+    """Base for the WordNet sources: a closed-class word (one of the built-in English stopwords
+    but the open-class ones) has no keys, so it matches only itself; the others have their
+    synsets' keys."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._closed_class = builtin_english_stopwords() - OPEN_CLASS_STOPWORDS
+
+    def _compute_keys(self, word: str) -> frozenset:
+        return frozenset() if word in self._closed_class else self._synset_keys(word)
+
+    def _synset_keys(self, word: str) -> frozenset:
+        raise NotImplementedError
+
+
+class WordNetSynonyms(_EnglishWordNet):
     """The bundled WordNet 3.0 synsets, optionally widened with ROUGE 2.0's related synsets."""
 
     def __init__(self, data: _WordNetData, related: bool = False) -> None:
@@ -184,7 +217,7 @@ class WordNetSynonyms(_KeyedSynonyms):
             lemma for pos in PARTS_OF_SPEECH for lemma in self._data.lemma_synsets[pos]
         )
 
-    def _compute_keys(self, word: str) -> frozenset:
+    def _synset_keys(self, word: str) -> frozenset:
         synsets = {
             synset
             for pos in PARTS_OF_SPEECH
@@ -197,7 +230,7 @@ class WordNetSynonyms(_KeyedSynonyms):
         return frozenset(synsets).union(*(self._data.link_keys(synset) for synset in synsets))
 
 
-class NltkWordNetSynonyms(_KeyedSynonyms):
+class NltkWordNetSynonyms(_EnglishWordNet):
     """WordNet through an installed NLTK corpus (its own morphy and its own version)."""
 
     name = _NAMED_LABELS["nltk"]
@@ -220,7 +253,7 @@ class NltkWordNetSynonyms(_KeyedSynonyms):
             ) from error
         self._wordnet = wordnet
 
-    def _compute_keys(self, word: str) -> frozenset:
+    def _synset_keys(self, word: str) -> frozenset:
         return frozenset(synset.name() for synset in self._wordnet.synsets(word))
 
 

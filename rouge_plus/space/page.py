@@ -26,7 +26,10 @@ from typing import TypeVar
 import gradio as gr
 from gradio.block_function import BlockFunction
 from gradio.context import LocalContext
+from gradio.data_classes import FileData
 from gradio.state_holder import SessionState
+from gradio.utils import NamedString
+from gradio_client.utils import is_valid_file
 from matplotlib.figure import Figure
 
 from .._version import __version__
@@ -534,12 +537,32 @@ def _wire_single(demo: gr.Blocks, tab: dict, settings: dict) -> None:
         scored.failure(clear, None, tab["outputs"], queue=False, **private)
 
 
+def _without_cache_files(upload: gr.File) -> gr.File:
+    """``upload``, whose file reaches an event as its path, as ``gr.File`` gives it, without the
+    empty file ``gr.File`` (Gradio 6.31) creates in its cache every time an event reads it. The
+    instance's method is replaced: a subclass of a Gradio component would make Gradio write a
+    ``.pyi`` file beside this module when the class is defined."""
+    process_single_file = upload._process_single_file
+
+    def path_only(f: FileData) -> NamedString | bytes:
+        if upload.type == "filepath" and (
+            not upload.file_types or is_valid_file(f.path, upload.file_types)
+        ):
+            return NamedString(f.path)
+        return process_single_file(f)  # bytes, or Gradio's own refusal of the type
+
+    upload._process_single_file = path_only
+    return upload
+
+
 def _corpus_tab() -> dict:
     with gr.Row():
-        upload = gr.File(
-            label=f"CSV or JSONL file (up to {MAX_UPLOAD_MB} MB, UTF-8)",
-            file_types=[".csv", ".jsonl", ".json"],
-            elem_id="corpus-file",
+        upload = _without_cache_files(
+            gr.File(
+                label=f"CSV or JSONL file (up to {MAX_UPLOAD_MB} MB, UTF-8)",
+                file_types=[".csv", ".jsonl", ".json"],
+                elem_id="corpus-file",
+            )
         )
         pasted = gr.Textbox(
             lines=6,

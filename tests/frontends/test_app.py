@@ -215,8 +215,8 @@ def test_api_reports_bad_input_as_an_error_message(client) -> None:
 def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None:
     """What only a client skipping the page sends (too few values, a file it did not upload,
     a column its pickers do not offer) is refused with one line in the log, not a traceback;
-    and a server stopped with SIGTERM, as a Space stops it, leaves no upload or download behind
-    (Gradio 6.31's ``gr.File`` leaves an empty temporary file per event, which holds nothing)."""
+    and a server stopped with SIGTERM, as a Space stops it, leaves no upload or download behind,
+    nor the empty file Gradio 6.31's ``gr.File`` leaves in its cache per event that reads it."""
     pytest.importorskip("gradio_client")
     from support.app_server import app_process
     from support.raw_events import RawSession
@@ -252,8 +252,29 @@ def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None
     assert "didn't receive enough input values (needed: 21, got: 2)" in refusals[0]
     assert "was not uploaded by a user" in refusals[1]
     assert "not in the list of choices" in refusals[2]
-    assert [path for path in gradio_dir.rglob("*") if path.is_file() and path.stat().st_size] == []
+    assert [path for path in gradio_dir.rglob("*") if path.is_file()] == []
     assert list(temp_dir.iterdir()) == []
+
+
+def test_reading_the_corpus_file_leaves_no_file_in_gradios_cache(tmp_path, monkeypatch) -> None:
+    """The corpus tab's file reaches an event as its path, with nothing left in Gradio's cache
+    (gr.File left one empty file there per event); a file of another type is still refused."""
+    from gradio.data_classes import FileData
+    from gradio.exceptions import Error
+
+    demo = app.build_demo()
+    upload = next(block for block in demo.blocks.values() if block.elem_id == "corpus-file")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setattr(upload, "GRADIO_CACHE", str(cache))
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps(ROWS[0]), encoding="utf-8")
+    assert [upload.preprocess(FileData(path=str(corpus))) for _ in range(3)] == [str(corpus)] * 3
+    assert list(cache.iterdir()) == []
+    with pytest.raises(Error, match="Invalid file type"):
+        upload.preprocess(FileData(path=str(tmp_path / "corpus.exe")))
+    # A subclass of a Gradio component would have Gradio write a stub beside the page's module.
+    assert not Path(app.__file__).with_suffix(".pyi").exists()
 
 
 def test_pasted_rows_fill_the_pickers_on_change_and_are_scored_before_they_are_filled() -> None:

@@ -6,6 +6,7 @@ limit far above today's cost and far below the old one, and checks the numbers i
 from __future__ import annotations
 
 from collections import Counter
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from support.kernel_arrays import corpus_arrays
 from support.peak_memory import peak_growth
 
+from rouge_plus.kernels import weighted_lcs
 from rouge_plus.kernels.lcs import lcs_path
 from rouge_plus.kernels.python import count_pairs_python
 
@@ -51,6 +53,28 @@ def test_skip_bigrams_of_a_text_against_its_own_copy():
     n = 200_000
     inversions = 2 * (20 - 10 - 1) + 1
     assert swapped["rougeS*"] == pytest.approx(1 - inversions / (n * (n - 1) // 2), abs=1e-15)
+
+
+def test_pure_python_skip_bigrams_keep_only_the_units_of_shared_words():
+    # The pure-Python rougeS* of two texts of 5,000 distinct words each kept each text's 12.5
+    # million pairs: 3 GB. Units of words the other text lacks cannot match, and now share one
+    # stand-in: texts that share 100 words keep their pairs only.
+    setup = "\n".join(
+        [
+            "import os",
+            "os.environ['ROUGE_PLUS_PURE_PYTHON'] = '1'",
+            "import rouge_plus",
+            "words = lambda prefix, n: ' '.join(f'{prefix}{i}' for i in range(n))",
+            "a = words('a', 2_900) + ' ' + words('s', 100)",
+            "b = words('s', 100) + ' ' + words('b', 2_900)",
+        ]
+    )
+    call = "rouge_plus.score([a], [b], rouge_types=['rougeS*', 'rougeSU*'])"
+    growth, scores = peak_growth(setup, call, timeout=GUARD)
+    assert growth < 100, growth  # MiB; each text's 4.5 million distinct pairs took about 600
+    n = 3_000
+    recall = (100 * 99 // 2) / (n * (n - 1) // 2)  # the shared words' pairs, in the same order
+    assert scores["rougeS*"] == pytest.approx(recall, rel=1e-12)
 
 
 # --- ROUGE-Lsum's union LCS ---------------------------------------------------------------------
@@ -100,6 +124,31 @@ def test_union_lcs_equals_its_definition_in_both_backends(pairs, budget):
     assert list(ours[0, 0]) == expected
 
 
+def _every_sentence(ref, pred, path):
+    """1.5.5's union as it runs: the path of ref against every pred sentence."""
+    return {i for sentence in pred.distinct for i in path(ref, sentence)}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_text, _text), min_size=1, max_size=3), st.sampled_from([0, 1 << 30]))
+def test_rouge_w_union_equals_its_definition_in_both_backends(pairs, budget):
+    # A budget of 0 bytes makes the weighted traceback recompute its rows in blocks.
+    docs = [doc for pair in pairs for doc in pair]
+    ids, sentences, bounds = corpus_arrays(docs)
+    pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
+    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, [(3, 0, 1.2)], 31)
+    previous = native._set_table_budget(budget)
+    try:
+        raw = native.count_pairs(*args)
+    finally:
+        native._set_table_budget(previous)
+    ours = np.frombuffer(raw, dtype=np.float64).reshape(1, 3, -1)
+    np.testing.assert_array_equal(ours, count_pairs_python(*args))
+    with mock.patch.object(weighted_lcs, "union_of_paths", _every_sentence):
+        expected = [weighted_lcs.counts(pred, ref, 1.2) for pred, ref in pairs]
+    np.testing.assert_array_equal(ours[0].T, expected)
+
+
 @pytest.mark.parametrize(("lines", "pure"), [(200_000, "0"), (10_000, "1")], ids=["C", "Python"])
 def test_union_lcs_of_one_word_lines(lines, pure):
     # ROUGE-Lsum of 50,000 one-word lines took 15.8 s (each ref line against each pred line, when
@@ -120,6 +169,28 @@ def test_union_lcs_of_one_word_lines(lines, pure):
     # One-word lines: a line's LCS with a line of the same word is that word, so the union takes
     # every shared word, as many times as both texts have it.
     assert scores["rougeLsum"] == scores["rouge1"] > 0.8
+
+
+def test_compiled_rouge_w_of_one_word_lines():
+    # The compiled ROUGE-W (the 1.5.5 profile's) walked each ref line against each pred line:
+    # 30,000 one-word lines took 2.6 s and 200,000 would take about two minutes.
+    setup = "\n".join(
+        [
+            "import os",
+            "os.environ['ROUGE_PLUS_PURE_PYTHON'] = '0'",
+            "import random, rouge_plus",
+            "rng = random.Random(1)",
+            "n = 200_000",
+            "a, b = ('\\n'.join(f'w{rng.randrange(n // 10)}' for _ in range(n)) for _ in 'ab')",
+        ]
+    )
+    call = "rouge_plus.score([a], [b], rouge_types=['rougeW', 'rouge1'], profile='rouge155')"
+    _, scores = peak_growth(setup, call, timeout=GUARD / 2)
+    # Each shared word is a run of one, as many times as both texts have it: hit = h, the unigram
+    # hits, and every line weighs 1, so P = R = (h / n ** 1.2) ** (1 / 1.2) (scores to 5 places).
+    n = 200_000
+    h = scores["rouge1"] * n
+    assert scores["rougeW"] == pytest.approx((h / n**1.2) ** (1 / 1.2), abs=2e-5)
 
 
 def test_rouge155_byte_limit_over_many_short_sentences():

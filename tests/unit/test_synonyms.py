@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rouge_plus import score
 from rouge_plus.rouge2 import synonyms
 from rouge_plus.rouge2.synonyms import (
     CallableSynonyms,
@@ -14,6 +15,7 @@ from rouge_plus.rouge2.synonyms import (
     load_synonyms,
     parse_synonym_file,
 )
+from rouge_plus.text.stopwords import builtin_english_stopwords
 
 WORDNET = load_synonyms("wordnet")
 RELATED = load_synonyms("wordnet+related")
@@ -46,6 +48,36 @@ def test_wordnet_synonyms(a: str, b: str) -> None:
 )
 def test_wordnet_non_synonyms(a: str, b: str) -> None:
     assert not WORDNET.match(a, b)
+
+
+# Through WordNet's morphology, function words were synonyms: as ~ a (the noun "A", "As" for
+# arsenic), was ~ is ~ been ~ follows (be), just ~ but (adverbs), has ~ have, I ~ one (issue 24).
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("as", "a"), ("was", "is"), ("been", "was"), ("was", "follows"), ("just", "but"),
+     ("has", "have"), ("i", "one"), ("has", "made")],
+)  # fmt: skip
+@pytest.mark.parametrize("source", [WORDNET, RELATED], ids=["wordnet", "wordnet+related"])
+def test_closed_class_words_match_only_themselves(source: Synonyms, a: str, b: str) -> None:
+    assert not source.match(a, b)
+    assert not source.match(b.upper(), a)
+    assert source.match(a, a)
+
+
+@given(st.sampled_from(sorted(builtin_english_stopwords() - synonyms.OPEN_CLASS_STOPWORDS)))
+def test_a_closed_class_word_has_no_synonym_keys(word: str) -> None:
+    assert WORDNET.keys(word) == RELATED.keys(word.title()) == frozenset()
+
+
+def test_open_class_words_of_the_stopword_list_keep_their_synonyms() -> None:
+    assert builtin_english_stopwords() >= synonyms.OPEN_CLASS_STOPWORDS
+    assert WORDNET.match("went", "go") and WORDNET.match("fire", "dismiss")
+
+
+def test_a_closed_class_word_scores_as_itself() -> None:
+    # "was" no longer takes "is": 2 of 3 unigrams match, as without synonyms.
+    result = score(["it was red"], ["it is red"], rouge_types=["rouge1+synonyms", "rouge1"])
+    assert result["rouge1+synonyms"] == result["rouge1"] == pytest.approx(2 / 3)
 
 
 def test_base_forms_follow_wordnet_morphy() -> None:
