@@ -9,7 +9,7 @@ pair. ``exact_keys`` tells whether that shortcut is exact or only a pre-filter.
 Sources accepted by :func:`load_synonyms`:
 
 - ``None`` or ``"wordnet"``: the bundled Princeton WordNet 3.0; two words match when their base
-  forms share a synset (name ``"wordnet-3.0"``). Base forms come from WordNet's morphology
+  forms share a synset (name ``"wordnet-3.0:content"``). Base forms come from WordNet's morphology
   (exception lists such as bought -> buy, mice -> mouse, then suffix rules such as
   cars -> car), for nouns, verbs, adjectives and adverbs at once, since tokens carry no tag.
   Closed-class words (the built-in English stopwords, less the open-class words among them:
@@ -19,8 +19,9 @@ Sources accepted by :func:`load_synonyms`:
   docs/ROUGE2_RESOURCES.md).
 - ``"wordnet+related"``: also matches words whose synsets are directly linked by a noun
   hypernym/hyponym, verb hypernym/troponym or adjective similar-to pointer, the relations
-  ROUGE 2.0 adds (name ``"wordnet-3.0+related"``).
-- ``"nltk"``: the WordNet corpus of an installed NLTK data directory (name ``"nltk-wordnet"``).
+  ROUGE 2.0 adds (name ``"wordnet-3.0+related:content"``).
+- ``"nltk"``: the WordNet corpus of an installed NLTK data directory
+  (name ``"nltk-wordnet:content"``).
 - a mapping ``{word: [synonyms, ...]}``: each entry is one group, the word plus its synonyms
   (name ``"mapping:<sha1 prefix>"``). A plain string value counts as a one-word list.
 - a path (``str`` or ``os.PathLike``) to a synonym-group file (name ``"file:<sha1 prefix>"``).
@@ -104,11 +105,13 @@ DETACHMENT_RULES: dict[str, tuple[tuple[str, str], ...]] = {
     "r": (),
 }
 
-# The names the signature records for the named sources.
+# The names the signature records for the named sources (":content": only content words take
+# synonyms, closed-class words match only themselves; before that rule the names had no suffix,
+# so a signature tells which rule gave a score).
 _NAMED_LABELS = {
-    "wordnet": "wordnet-3.0",
-    "wordnet+related": "wordnet-3.0+related",
-    "nltk": "nltk-wordnet",
+    "wordnet": "wordnet-3.0:content",
+    "wordnet+related": "wordnet-3.0+related:content",
+    "nltk": "nltk-wordnet:content",
 }
 
 # The words of the built-in English stopword list (scikit-learn's) that are open-class: nouns,

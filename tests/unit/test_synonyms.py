@@ -109,8 +109,8 @@ def test_related_mode_links_only_direct_neighbours() -> None:
 
 
 def test_names_and_caching() -> None:
-    assert WORDNET.name == "wordnet-3.0"
-    assert RELATED.name == "wordnet-3.0+related"
+    assert WORDNET.name == "wordnet-3.0:content"
+    assert RELATED.name == "wordnet-3.0+related:content"
     assert load_synonyms() is WORDNET
     assert load_synonyms(None) is WORDNET
     assert load_synonyms(WORDNET) is WORDNET
@@ -234,5 +234,5 @@ def test_nltk_source_works_or_says_what_to_install() -> None:
             synonyms.NltkWordNetSynonyms()
         return
     source = synonyms.NltkWordNetSynonyms()
-    assert source.name == "nltk-wordnet"
+    assert source.name == "nltk-wordnet:content"
     assert source.match("cars", "automobiles") and not source.match("car", "banana")
