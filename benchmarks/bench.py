@@ -3,7 +3,7 @@
     python benchmarks/bench.py                      # corpus mode on ../shared/bench when present
     python benchmarks/bench.py --data pairs.jsonl   # any JSONL with "prediction" and "references"
     python benchmarks/bench.py --replicate 10       # the corpus repeated 10 times
-    python benchmarks/bench.py --mode long          # single long pairs (1,000 and 5,000 tokens)
+    python benchmarks/bench.py --mode long          # single long pairs (1,000 to 20,000 tokens)
     python benchmarks/bench.py --mode scaling --replicate 10 --num-proc 2   # workers vs one
     python benchmarks/bench.py --mode memory --pairs 100000                  # peak RSS, 100k pairs
     python benchmarks/bench.py --mode evaluate      # RougePlus().compute vs the core, 5,000 pairs
@@ -167,25 +167,67 @@ def synthetic_pair(n_tokens: int, seed: int, vocabulary: list[str]) -> tuple[str
     return text(prediction), text(reference)
 
 
+LONG_TOKENS = [1000, 5000, 20_000]
+# A peer slower than this on one long pair (seconds) is not run on the next, longer one: the
+# quadratic ones (rouge_score's full table) would take minutes and gigabytes at 20,000 tokens.
+LONG_BUDGET = 1.0
+# Each timed round of a long pair repeats the call until it has taken about this long (seconds).
+LONG_ROUND = 0.02
+LONG_SLOW = 0.1
+
+
 def long_mode(args: argparse.Namespace) -> list[dict]:
+    """Milliseconds per call on one long pair for each size and type: the best of ``--rounds``
+    rounds in which the peers take turns, a round averaging enough calls to last
+    ``LONG_ROUND``; a peer slower than ``LONG_SLOW`` is timed by its one first call."""
     words = sorted({w for line in args.data.open() for w in json.loads(line)["prediction"].split()})
+    names = [p for p in args.peers if available(p)]
     results = []
-    for n_tokens in (1000, 5000):
+    too_slow: dict[tuple[str, str], int] = {}
+    for n_tokens in args.long_tokens or LONG_TOKENS:
         prediction, reference = synthetic_pair(n_tokens, n_tokens, words)
         for rouge_type in ("rougeL", "rougeLsum"):
-            for name in [p for p in args.peers if available(p)]:
+            best, runs, calls = {}, {}, {}
+            for name in names:
+                if (name, rouge_type) in too_slow:
+                    results.append(
+                        {"tokens": n_tokens, "type": rouge_type, "peer": name, "ms": None,
+                         "skipped_after": too_slow[name, rouge_type]}
+                    )  # fmt: skip
+                    continue
                 peer = PEERS[name]([rouge_type], False)
-                repeats = 1 if name in ("rouge_score", "evaluate-rouge") else args.rounds
-                seconds = min(time_once(peer, [prediction], [reference]) for _ in range(repeats))
-                results.append(
-                    {"tokens": n_tokens, "type": rouge_type, "peer": name, "ms": 1e3 * seconds}
-                )
+                best[name] = time_once(peer, [prediction], [reference])  # also a warm-up
+                if best[name] > LONG_BUDGET:
+                    too_slow[name, rouge_type] = n_tokens
+                if best[name] < LONG_SLOW:
+                    runs[name] = peer
+                    calls[name] = max(1, int(LONG_ROUND / max(best[name], 1e-9)))
+            for _ in range(args.rounds):
+                for name, peer in runs.items():
+                    start = time.perf_counter()
+                    for _ in range(calls[name]):
+                        peer([prediction], [reference])
+                    seconds = (time.perf_counter() - start) / calls[name]
+                    best[name] = min(best[name], seconds)
+            results += [
+                {"tokens": n_tokens, "type": rouge_type, "peer": name, "ms": 1e3 * seconds,
+                 "rouge_plus_time_ratio": best.get("rouge_plus", float("nan")) / seconds}
+                for name, seconds in best.items()
+            ]  # fmt: skip
     return results
 
 
 def render_long(results: list[dict]) -> str:
-    lines = ["| tokens | type | implementation | ms per pair |", "|---|---|---|---|"]
-    lines += [f"| {r['tokens']:,} | {r['type']} | {r['peer']} | {r['ms']:.1f} |" for r in results]
+    lines = [
+        "| tokens | type | implementation | ms per pair | rouge_plus's time ÷ this |",
+        "|---|---|---|---|---|",
+    ]
+    for r in results:
+        if r["ms"] is None:
+            cells = f"over {LONG_BUDGET:g} s at {r['skipped_after']:,} tokens: not run | —"
+        else:
+            cells = f"{r['ms']:.3f} | {r['rouge_plus_time_ratio']:.3f}"
+        lines.append(f"| {r['tokens']:,} | {r['type']} | {r['peer']} | {cells} |")
     return "\n".join(lines)
 
 
@@ -249,9 +291,10 @@ def run_mode(args: argparse.Namespace) -> tuple[list[dict], str]:
         results = reach_modes.reward_mode(args, predictions, references)
         return results, reach_modes.render_reward(results)
     words = sorted({w for text in predictions for w in text.split()})
-    long_pair = synthetic_pair(args.long_tokens, args.long_tokens, words)
+    long_tokens = (args.long_tokens or [5000])[-1]
+    long_pair = synthetic_pair(long_tokens, long_tokens, words)
     results = modes.types_mode(args, predictions, references, long_pair)
-    return results, modes.render_types(results, len(predictions), args.long_tokens)
+    return results, modes.render_types(results, len(predictions), long_tokens)
 
 
 def describe_rouge_plus() -> str:
@@ -295,7 +338,14 @@ def main() -> None:
     )
     parser.add_argument("--memory", action="store_true", help="measure peak RSS per peer")
     parser.add_argument("--num-proc", type=int, default=2, help="most workers (scaling, dedupe)")
-    parser.add_argument("--long-tokens", type=int, default=5000, help="long pair in types mode")
+    parser.add_argument(
+        "--long-tokens",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="long mode: the pairs' sizes in tokens (default: 1000 5000 20000); types mode: the "
+        "long pair's size (the last one given; default: 5000)",
+    )
     parser.add_argument("--dedupe-texts", type=int, default=20_000, help="texts in dedupe mode")
     parser.add_argument(
         "--dedupe-sizes",

@@ -169,8 +169,8 @@ static inline const char *utf8_of(PyObject *text, Py_ssize_t *n, PyObject **owne
  *     must stay fast whatever its keys (the vocabulary switches to it when its lookups probe
  *     too much).
  * hash_key holds SipHash's two words, then the fast hash's six. A module that uses them defines
- * it once (`HIDDEN uint64_t hash_key[8];`, in the file of its PyInit: today kernels/_native.c)
- * and fills it with init_hash_key() when it is imported; its tables of integers (n-grams, pairs
+ * it once (`HIDDEN uint64_t hash_key[8];`, in the file of its PyInit: kernels/_native.c,
+ * scoring/_synonyms.c) and fills it with init_hash_key() when it is imported; its tables of integers (n-grams, pairs
  * of ids) start from its words too.
  */
 HIDDEN extern uint64_t hash_key[8];
@@ -308,6 +308,16 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 {
     h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
     return h ^ (h >> 31);
+}
+
+/* The hash of an n-gram of ids, from the per-process key (the kernels' n-gram tables, the synonym
+ * matching's n-gram kinds). */
+static inline uint64_t hash_ngram(const int32_t *gram, int n)
+{
+    uint64_t h = hash_key[0];
+    for (int k = 0; k < n; k++)
+        h = hash_mix(h, (uint64_t)(uint32_t)gram[k]);
+    return h;
 }
 
 #endif /* ROUGE_PLUS_COMMON_H */

@@ -12,10 +12,10 @@
  * pair's own, so they are few), which release_masks zeroes again. A full mask per word would
  * otherwise take distinct * n_words words, quadratic in the length of a text of distinct words
  * (3 GB for 160,000 of them), so only words with at least n_words / MASK_DENSITY occurrences get a
- * full mask (at most MASK_DENSITY * m words in all); the others keep the list of their positions
- * and have their mask set in `match`, a zeroed column, for one step (at most n_words /
- * MASK_DENSITY extra writes per step). value_b[id] says which: >= 0 the row of a full mask, <= -2
- * the list -2 - value_b[id] of a listed word.
+ * full mask (at most MASK_DENSITY * m words in all); the others keep the ascending list of their
+ * positions, and a step over one of them touches only the column's words near those positions
+ * (lcs_step_listed). value_b[id] says which: >= 0 the row of a full mask, <= -2 the list
+ * -2 - value_b[id] of a listed word.
  */
 typedef struct {
     int64_t n_words;
@@ -23,14 +23,13 @@ typedef struct {
     uint64_t *dense;     /* full masks, n_words words each */
     int64_t *list_start; /* where each listed word's positions start in `positions`, plus an end */
     int64_t *positions;
-    uint64_t *match;     /* n_words words, zero between steps */
 } Masks;
 
 static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_words, Masks *out)
 {
     if (n_words <= MASK_DENSITY) {
         uint64_t *rows = w->masks_by_id;
-        *out = (Masks){n_words, 1, rows, NULL, NULL, NULL};
+        *out = (Masks){n_words, 1, rows, NULL, NULL};
         for (int64_t i = 0; i < m; i++)
             rows[(int64_t)text[i] * n_words + i / 64] |= 1ULL << (i % 64);
         return 0;
@@ -51,17 +50,16 @@ static int build_masks(Workspace *w, const int32_t *text, int64_t m, int64_t n_w
             listed_positions += count;
         }
     }
-    size_t words = (size_t)(dense * n_words + n_words) + (size_t)(listed + 1 + listed_positions);
+    size_t words = (size_t)(dense * n_words) + (size_t)(listed + 1 + listed_positions);
     uint64_t *area = buffer_scratch(&w->scratch_a, words * sizeof(uint64_t));
     if (!area)
         return -1;
     out->n_words = n_words;
     out->by_id = 0;
     out->dense = area;
-    out->match = area + dense * n_words;
-    out->list_start = (int64_t *)(out->match + n_words);
+    out->list_start = (int64_t *)(area + dense * n_words);
     out->positions = out->list_start + listed + 1;
-    memset(area, 0, (size_t)(dense * n_words + n_words) * sizeof(uint64_t));
+    memset(area, 0, (size_t)(dense * n_words) * sizeof(uint64_t));
     int64_t next = 0;
     for (int64_t i = 0; i < m; i++) { /* starts of the lists, in order of first occurrence */
         int32_t id = text[i], row = w->value_b[id];
@@ -91,41 +89,79 @@ static void release_masks(const Masks *masks, const int32_t *text, int64_t m)
 }
 
 /* One Hyyro step on the first n_words words of a column: column = (column + u) | (column & ~u),
- * u = column & match, with carries. The low words never depend on the high ones. */
-static inline void lcs_step(uint64_t *column, const uint64_t *match, int64_t n_words)
+ * u = column & match, with carries. The low words never depend on the high ones. Returns the
+ * column's top: one past its highest zero (0 for a column of ones). */
+static inline int64_t lcs_step(uint64_t *column, const uint64_t *match, int64_t n_words)
 {
     unsigned carry = 0;
+    int64_t highest = -1; /* the highest word holding a zero */
     for (int64_t k = 0; k < n_words; k++) {
         uint64_t v = column[k], u = v & match[k];
         unsigned __int128 sum = (unsigned __int128)v + u + carry;
         carry = (unsigned)(sum >> 64);
         column[k] = (uint64_t)sum | (v & ~u);
+        highest = ~column[k] ? k : highest;
     }
+    return highest < 0 ? 0 : 64 * highest + 64 - __builtin_clzll(~column[highest]);
+}
+
+/*
+ * The step of lcs_step for a word whose mask holds only the ascending positions first .. last,
+ * without reading the column's other words. Where u = column & match has bits, the sum clears the
+ * lowest of them in each run of ones of the column and carries into the zero that ends the run
+ * (out of the n_words words, if none), and the or with column & ~u sets the run's other bits
+ * again: each run holding a position changes in those two bits only, and runs do not interact.
+ * Runs are ordered as the positions, so the next position counts only past the zero just set.
+ * Every bit of the column from top on is one (top is a bound, at most 64 * n_words): a position
+ * there starts the run that carries out. Returns such a bound after the step, exact when top was.
+ */
+static inline int64_t lcs_step_listed(uint64_t *column, const int64_t *first, const int64_t *last,
+                                      int64_t n_words, int64_t top)
+{
+    int64_t set = -1; /* the zero that ended the last run changed, now a one */
+    for (const int64_t *p = first; p < last && *p < 64 * n_words; p++) {
+        int64_t i = *p, k = i / 64;
+        if (i <= set || !((column[k] >> (i % 64)) & 1))
+            continue;
+        column[k] &= ~(1ULL << (i % 64));
+        if (i >= top)
+            return i + 1; /* carried out: the later positions are in this run */
+        uint64_t zeros = ~column[k] & (~1ULL << (i % 64)); /* the zeros above i in its word */
+        const int64_t top_words = (top + 63) / 64;
+        while (!zeros && ++k < top_words)
+            zeros = ~column[k];
+        if (!zeros)
+            return i + 1; /* carried out (top was not exact) */
+        set = 64 * k + __builtin_ctzll(zeros);
+        column[k] |= 1ULL << (set % 64);
+        if (set == top - 1)
+            top = i + 1; /* the run ended at the highest zero: i is the highest now */
+    }
+    return top;
 }
 
 /* Advance a column over one token of the other text (a word absent from the masks' text changes
- * nothing), on its first n_words words. */
+ * nothing), on its first n_words words, and return its top (see lcs_step_listed) from a bound. */
+static inline int64_t lcs_advance_top(const Workspace *w, const Masks *masks, uint64_t *column,
+                                      int32_t id, int64_t n_words, int64_t top)
+{
+    if (masks->by_id)
+        return lcs_step(column, masks->dense + (int64_t)id * masks->n_words, n_words);
+    if (w->stamp[id] != w->current)
+        return top;
+    int32_t row = w->value_b[id];
+    if (row >= 0)
+        return lcs_step(column, masks->dense + (int64_t)row * masks->n_words, n_words);
+    const int64_t *first = masks->positions + masks->list_start[-2 - row];
+    return lcs_step_listed(column, first, masks->positions + masks->list_start[-1 - row], n_words,
+                           top);
+}
+
+/* lcs_advance_top for a column whose top is not kept. */
 static inline void lcs_advance(const Workspace *w, const Masks *masks, uint64_t *column, int32_t id,
                                int64_t n_words)
 {
-    if (masks->by_id) {
-        lcs_step(column, masks->dense + (int64_t)id * masks->n_words, n_words);
-        return;
-    }
-    if (w->stamp[id] != w->current)
-        return;
-    int32_t row = w->value_b[id];
-    if (row >= 0) {
-        lcs_step(column, masks->dense + (int64_t)row * masks->n_words, n_words);
-        return;
-    }
-    const int64_t *first = masks->positions + masks->list_start[-2 - row];
-    const int64_t *last = masks->positions + masks->list_start[-1 - row];
-    for (const int64_t *p = first; p < last; p++)
-        masks->match[*p / 64] |= 1ULL << (*p % 64);
-    lcs_step(column, masks->match, n_words);
-    for (const int64_t *p = first; p < last; p++)
-        masks->match[*p / 64] = 0;
+    lcs_advance_top(w, masks, column, id, n_words, 64 * n_words);
 }
 
 /* The mask of a word for a text of at most 64 tokens (masks by id), 0 when absent. */
@@ -136,11 +172,18 @@ static inline uint64_t last_word_mask(int64_t m)
     return (m % 64) ? ((1ULL << (m % 64)) - 1) : ~0ULL;
 }
 
-/* LCS length, in O(m + n) memory and O(m * n / 64) time. */
+/* LCS length, in O(m + n) memory and O(m * n / 64) time. A common prefix and suffix are on some
+ * longest common subsequence, so they are counted and cut first (as kernels/lcs.py does). */
 int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred, int64_t n,
                int64_t *out)
 {
-    *out = 0;
+    int64_t same = 0;
+    while (same < m && same < n && ref[same] == pred[same])
+        same++;
+    ref += same, pred += same, m -= same, n -= same;
+    while (m > 0 && n > 0 && ref[m - 1] == pred[n - 1])
+        m--, n--, same++;
+    *out = same;
     if (m == 0 || n == 0)
         return 0;
     /* Masks of the text of length a, steps over the other (length b): about b * (2 + a / 64)
@@ -171,14 +214,14 @@ int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred,
             return -1;
         }
         memset(column, 0xff, (size_t)n_words * sizeof(uint64_t));
-        for (int64_t j = 0; j < n; j++)
-            lcs_advance(w, &masks, column, pred[j], n_words);
+        for (int64_t j = 0, top = 0; j < n; j++)
+            top = lcs_advance_top(w, &masks, column, pred[j], n_words, top);
         column[n_words - 1] &= last_word_mask(m);
         for (int64_t k = 0; k < n_words; k++)
             ones += __builtin_popcountll(column[k]);
     }
     release_masks(&masks, ref, m);
-    *out = m - ones;
+    *out += m - ones;
     return 0;
 }
 

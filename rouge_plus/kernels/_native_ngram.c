@@ -4,15 +4,6 @@
  */
 #include "_native.h"
 
-/* The hash of an n-gram of ids, from a per-process key (see PairTable in _native.h). */
-static inline uint64_t hash_ngram(const int32_t *gram, int n)
-{
-    uint64_t h = hash_key[0];
-    for (int k = 0; k < n; k++)
-        h = hash_mix(h, (uint64_t)(uint32_t)gram[k]);
-    return h;
-}
-
 typedef struct {
     int64_t start; /* position of the n-gram in ref; -1 when empty */
     int64_t left;  /* unmatched occurrences */

@@ -1,16 +1,21 @@
 /*
- * rouge_plus.scoring._synonyms: the synonym matching of unigrams (rouge1+synonyms, the topic
- * measures +synonyms), pair by pair, in C.
+ * rouge_plus.scoring._synonyms: the synonym matching of n-grams (rouge1+synonyms,
+ * rouge2+synonyms, the topic measures +synonyms), pair by pair, in C.
  *
- * unigram_synonym_gains gives, for n = 1, the hits of scoring/counting.py's synonym_counts
- * (a maximum matching) without the general matching: the synonym edges between the two texts'
- * kinds of token, the connected components that hold one (a kind found in both texts ties its
+ * synonym_gains gives, for every pair, the hits of scoring/counting.py's synonym_counts (a
+ * maximum matching) without the general matching: the synonym edges between the two texts'
+ * kinds of unit, the connected components that hold one (a kind found in both texts ties its
  * two nodes), and per component the maximum matching minus its exact matches. A component with
  * one kind on a side matches the smaller total; otherwise a greedy matching (exact pairs first)
  * that reaches the smaller total is maximum. When it does not, the pair is returned to the
  * caller, which solves it with the maximum matching in Python. The tests compare the two.
+ * Units are tokens for n = 1; for n >= 2 each pair is first rewritten as a pair of unigrams
+ * (NgramKinds): its distinct n-grams numbered, each with the reference's n-grams it may match.
  */
 #include "../_compiled/common.h"
+
+/* The per-process keys of the n-gram kinds' hash table (common.h). */
+HIDDEN uint64_t hash_key[8];
 
 /* Per-id scratch, valid where stamp[id] equals the current stamp (no clearing between pairs). */
 typedef struct {
@@ -54,17 +59,30 @@ static void work_free(Work *w)
         (array) = grown;                                                                        \
     } while (0)
 
+/* The per-id arrays for ids below vocab (those already there when large enough); -1 on memory
+ * error. */
+static int work_reserve_vocab(Work *w, Py_ssize_t vocab)
+{
+    if (w->stamp && vocab <= w->vocab)
+        return 0;
+    Py_ssize_t n = vocab ? vocab : 1;
+    free(w->stamp);
+    w->stamp = calloc((size_t)n, sizeof *w->stamp);
+    w->now = 0;
+    if (!w->stamp)
+        return -1;
+    GROW(w->pred_count, n);
+    GROW(w->ref_count, n);
+    GROW(w->left_node, n);
+    GROW(w->right_node, n);
+    w->vocab = vocab;
+    return 0;
+}
+
 static int work_init(Work *w, Py_ssize_t vocab)
 {
     memset(w, 0, sizeof *w);
-    w->vocab = vocab;
-    Py_ssize_t n = vocab ? vocab : 1;
-    w->stamp = calloc((size_t)n, sizeof *w->stamp);
-    w->pred_count = malloc(sizeof *w->pred_count * (size_t)n);
-    w->ref_count = malloc(sizeof *w->ref_count * (size_t)n);
-    w->left_node = malloc(sizeof *w->left_node * (size_t)n);
-    w->right_node = malloc(sizeof *w->right_node * (size_t)n);
-    return w->stamp && w->pred_count && w->ref_count && w->left_node && w->right_node ? 0 : -1;
+    return work_reserve_vocab(w, vocab);
 }
 
 static int reserve_ids(Work *w, Py_ssize_t n)
@@ -332,20 +350,208 @@ static int pair_gain(Work *w, const Data *d, int64_t pred_doc, int64_t ref_doc, 
     return 0;
 }
 
-PyDoc_STRVAR(unigram_synonym_gains_doc,
-             "unigram_synonym_gains(ids, sentences, documents, pred_docs, ref_docs, neighbour_at,\n"
-             "                      neighbours, vocab_size) -> (bytearray, list)\n\n"
-             "For every pair, what synonym matches add to the exact unigram overlap (int64), and\n"
-             "the pairs left unsolved (a component the greedy matching cannot prove maximum).\n"
+/*
+ * A pair of documents rewritten as a pair of unigram documents for n-grams (n >= 2): its units
+ * (the prediction's n-grams, then the reference's) as kinds, numbered in order of first
+ * occurrence, and for each kind of the prediction the reference's kinds it may match other than
+ * itself (every position the same word or synonyms): pair_gain on that pair is the n-gram
+ * matching's gain.
+ */
+typedef struct {
+    int n;
+    Py_ssize_t vocab;
+    int32_t *units;    /* the pair's units as kinds */
+    int64_t *first;   /* per kind: the position in Data.ids of its first unit */
+    int32_t *next_ref; /* per kind: the next reference kind of the same first word, -1 at the end,
+                          -2 before the reference is indexed */
+    int64_t *nbr_at;   /* per kind, plus an end */
+    int32_t *slots;    /* open addressing over the kinds: kind + 1, 0 for empty */
+    Buffer nbr;        /* int32 */
+    /* per vocabulary id, valid where stamp[id] == now (word_entry) */
+    uint32_t *stamp;
+    uint32_t now;
+    int32_t *ref_head; /* the first reference kind starting with the word, or -1 */
+    int8_t *in_ref;    /* the word is in the reference */
+    int8_t *near_ref;  /* a synonym of the word is in the reference; -1 not known yet */
+    Py_ssize_t cap_units, cap_slots;
+    Work work; /* pair_gain's scratch, over kinds */
+} NgramKinds;
+
+static int ngram_kinds_init(NgramKinds *g, int n, Py_ssize_t vocab)
+{
+    memset(g, 0, sizeof *g);
+    g->n = n;
+    g->vocab = vocab;
+    size_t size = (size_t)(vocab ? vocab : 1);
+    g->stamp = calloc(size, sizeof *g->stamp);
+    g->ref_head = malloc(sizeof *g->ref_head * size);
+    g->in_ref = malloc(size);
+    g->near_ref = malloc(size);
+    return work_init(&g->work, 0) == 0 && buffer_reserve(&g->nbr, 0) == 0 && g->stamp &&
+                   g->ref_head && g->in_ref && g->near_ref
+               ? 0
+               : -1;
+}
+
+static void ngram_kinds_free(NgramKinds *g)
+{
+    void *all[] = {g->units, g->first,    g->next_ref, g->nbr_at,  g->slots,
+                   g->stamp, g->ref_head, g->in_ref,   g->near_ref};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        free(all[i]);
+    buffer_free(&g->nbr);
+    work_free(&g->work);
+}
+
+static int reserve_units(NgramKinds *g, Py_ssize_t n_units, Py_ssize_t n_slots)
+{
+    if (n_units > g->cap_units) {
+        Py_ssize_t cap = grown_capacity(g->cap_units, n_units, 256);
+        GROW(g->units, cap);
+        GROW(g->first, cap);
+        GROW(g->next_ref, cap);
+        GROW(g->nbr_at, cap + 1);
+        g->cap_units = cap;
+    }
+    if (n_slots > g->cap_slots) {
+        GROW(g->slots, n_slots);
+        g->cap_slots = n_slots;
+    }
+    return 0;
+}
+
+static inline void word_entry(NgramKinds *g, int32_t id)
+{
+    if (g->stamp[id] != g->now) {
+        g->stamp[id] = g->now;
+        g->ref_head[id] = -1;
+        g->in_ref[id] = 0;
+        g->near_ref[id] = -1;
+    }
+}
+
+/* Whether b is among a's synonyms. */
+static int synonyms_of(const Data *d, int32_t a, int32_t b)
+{
+    for (int64_t j = d->nbr_at[a]; j < d->nbr_at[a + 1]; j++)
+        if (d->nbr[j] == b)
+            return 1;
+    return 0;
+}
+
+/* Whether a word has a synonym in the reference (whose words are marked). */
+static int near_reference(NgramKinds *g, const Data *d, int32_t id)
+{
+    word_entry(g, id);
+    if (g->near_ref[id] < 0) {
+        g->near_ref[id] = 0;
+        for (int64_t j = d->nbr_at[id]; j < d->nbr_at[id + 1] && !g->near_ref[id]; j++)
+            g->near_ref[id] = g->stamp[d->nbr[j]] == g->now && g->in_ref[d->nbr[j]];
+    }
+    return g->near_ref[id];
+}
+
+/*
+ * Rewrite the pair (pred_doc, ref_doc) of d as kinds into *out, whose sentences and documents are
+ * the given arrays of 3: 0 when a side has no n-gram (no gain), 1 when rewritten, -1 on memory
+ * error.
+ */
+static int ngram_pair(NgramKinds *g, const Data *d, int64_t pred_doc, int64_t ref_doc, Data *out,
+                      int64_t *sentences, int64_t *documents)
+{
+    const int n = g->n;
+    const int32_t *ids = d->ids;
+    int64_t p_first = d->sentences[d->documents[pred_doc]];
+    int64_t p_units = d->sentences[d->documents[pred_doc + 1]] - p_first - n + 1;
+    int64_t r_first = d->sentences[d->documents[ref_doc]];
+    int64_t r_units = d->sentences[d->documents[ref_doc + 1]] - r_first - n + 1;
+    if (p_units <= 0 || r_units <= 0)
+        return 0;
+    Py_ssize_t n_units = (Py_ssize_t)(p_units + r_units), n_slots = 64;
+    while (n_slots < 2 * n_units)
+        n_slots *= 2;
+    if (reserve_units(g, n_units, n_slots) < 0)
+        return -1;
+    memset(g->slots, 0, sizeof *g->slots * (size_t)n_slots);
+    int32_t n_kinds = 0, n_pred_kinds = 0;
+    for (Py_ssize_t u = 0; u < n_units; u++) {
+        int64_t at = u < p_units ? p_first + u : r_first + (u - p_units);
+        uint64_t s = hash_ngram(ids + at, n) & (uint64_t)(n_slots - 1);
+        while (g->slots[s] &&
+               memcmp(ids + g->first[g->slots[s] - 1], ids + at, sizeof *ids * (size_t)n))
+            s = (s + 1) & (uint64_t)(n_slots - 1);
+        if (!g->slots[s]) {
+            g->first[n_kinds] = at;
+            g->next_ref[n_kinds] = -2;
+            g->slots[s] = ++n_kinds;
+        }
+        g->units[u] = g->slots[s] - 1;
+        if (u == p_units - 1)
+            n_pred_kinds = n_kinds; /* the prediction's kinds are 0 .. n_pred_kinds - 1 */
+    }
+    /* the reference's words, and its kinds by first word */
+    g->now = next_stamp(g->stamp, (size_t)(g->vocab ? g->vocab : 1), g->now);
+    for (int64_t t = r_first; t < r_first + r_units + n - 1; t++) {
+        word_entry(g, ids[t]);
+        g->in_ref[ids[t]] = 1;
+    }
+    for (Py_ssize_t u = (Py_ssize_t)p_units; u < n_units; u++) {
+        int32_t kind = g->units[u], word = ids[g->first[kind]];
+        if (g->next_ref[kind] == -2) {
+            g->next_ref[kind] = g->ref_head[word];
+            g->ref_head[word] = kind;
+        }
+    }
+    /* each prediction kind's matches among the reference's kinds, when one of its words has a
+     * synonym there (else it matches only itself): those starting with its first word or a
+     * synonym of it (j = the start - 1 stands for the word itself), the same or synonyms after */
+    g->nbr.len = 0;
+    for (int32_t kind = 0; kind < n_kinds; kind++) {
+        g->nbr_at[kind] = g->nbr.len / 4;
+        const int32_t *gram = ids + g->first[kind];
+        int near = 0;
+        for (int i = 0; i < n && !near && kind < n_pred_kinds; i++)
+            near = near_reference(g, d, gram[i]);
+        for (int64_t j = d->nbr_at[gram[0]] - 1; near && j < d->nbr_at[gram[0] + 1]; j++) {
+            int32_t word = j < d->nbr_at[gram[0]] ? gram[0] : d->nbr[j];
+            if (g->stamp[word] != g->now)
+                continue; /* not in the reference */
+            for (int32_t other = g->ref_head[word]; other >= 0; other = g->next_ref[other]) {
+                const int32_t *match = ids + g->first[other];
+                int fits = other != kind;
+                for (int i = 1; i < n && fits; i++)
+                    fits = gram[i] == match[i] || synonyms_of(d, gram[i], match[i]);
+                if (fits && buffer_push_i32(&g->nbr, other) < 0)
+                    return -1;
+            }
+        }
+    }
+    g->nbr_at[n_kinds] = g->nbr.len / 4;
+    sentences[0] = 0, sentences[1] = p_units, sentences[2] = n_units;
+    documents[0] = 0, documents[1] = 1, documents[2] = 2;
+    *out = (Data){g->units, sentences, documents, g->nbr_at, (const int32_t *)g->nbr.data};
+    return work_reserve_vocab(&g->work, n_kinds) < 0 ? -1 : 1;
+}
+
+PyDoc_STRVAR(synonym_gains_doc,
+             "synonym_gains(ids, sentences, documents, pred_docs, ref_docs, neighbour_at,\n"
+             "              neighbours, vocab_size, n) -> (bytearray, list)\n\n"
+             "For every pair, what synonym matches add to the exact overlap of n-grams (int64),\n"
+             "and the pairs left unsolved (a component the greedy matching cannot prove maximum).\n"
              "neighbour_at (int64, vocab_size + 1) and neighbours (int32): each id's synonyms.");
 
-static PyObject *unigram_synonym_gains(PyObject *Py_UNUSED(module), PyObject *args)
+static PyObject *synonym_gains(PyObject *Py_UNUSED(module), PyObject *args)
 {
     PyObject *o[7];
     Py_ssize_t vocab;
-    if (!PyArg_ParseTuple(args, "OOOOOOOn", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &vocab))
+    int n;
+    if (!PyArg_ParseTuple(args, "OOOOOOOni", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &vocab, &n))
         return NULL;
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "synonym_gains: n must be positive");
+        return NULL;
+    }
     static const Py_ssize_t item[7] = {4, 8, 8, 8, 8, 8, 4};
     static const char *names[7] = {"ids", "sentences", "documents", "pred_docs", "ref_docs",
                                    "neighbour_at", "neighbours"};
@@ -375,7 +581,7 @@ static PyObject *unigram_synonym_gains(PyObject *Py_UNUSED(module), PyObject *ar
     for (Py_ssize_t k = 0; !bad && k < n_pairs; k++)
         bad = pred[k] < 0 || pred[k] >= n_docs || ref[k] < 0 || ref[k] >= n_docs;
     if (bad) {
-        PyErr_SetString(PyExc_ValueError, "unigram_synonym_gains: inconsistent buffers");
+        PyErr_SetString(PyExc_ValueError, "synonym_gains: inconsistent buffers");
         goto release;
     }
     gains = PyByteArray_FromStringAndSize(NULL, 8 * n_pairs);
@@ -385,10 +591,20 @@ static PyObject *unigram_synonym_gains(PyObject *Py_UNUSED(module), PyObject *ar
     int64_t *out = (int64_t *)PyByteArray_AS_STRING(gains);
     Data d = {ids, sentences, documents, nbr_at, nbr};
     Work w;
-    int status = work_init(&w, vocab);
+    NgramKinds g;
+    int status = n == 1 ? work_init(&w, vocab) : ngram_kinds_init(&g, n, vocab);
     for (Py_ssize_t k = 0; status == 0 && k < n_pairs; k++) {
-        int unsolved;
-        status = pair_gain(&w, &d, pred[k], ref[k], &out[k], &unsolved);
+        int unsolved = 0;
+        if (n == 1) {
+            status = pair_gain(&w, &d, pred[k], ref[k], &out[k], &unsolved);
+        } else {
+            Data kinds;
+            int64_t kind_sentences[3], kind_documents[3];
+            out[k] = 0;
+            status = ngram_pair(&g, &d, pred[k], ref[k], &kinds, kind_sentences, kind_documents);
+            if (status == 1)
+                status = pair_gain(&g.work, &kinds, 0, 1, &out[k], &unsolved);
+        }
         if (status == 0 && unsolved) {
             out[k] = 0;
             PyObject *index = PyLong_FromSsize_t(k);
@@ -397,7 +613,10 @@ static PyObject *unigram_synonym_gains(PyObject *Py_UNUSED(module), PyObject *ar
             Py_XDECREF(index);
         }
     }
-    work_free(&w);
+    if (n == 1)
+        work_free(&w);
+    else
+        ngram_kinds_free(&g);
     if (status == -1)
         PyErr_NoMemory();
     if (status == 0)
@@ -534,16 +753,21 @@ fail:
 
 static PyMethodDef module_methods[] = {
     {"neighbour_table", neighbour_table, METH_O, neighbour_table_doc},
-    {"unigram_synonym_gains", unigram_synonym_gains, METH_VARARGS, unigram_synonym_gains_doc},
+    {"synonym_gains", synonym_gains, METH_VARARGS, synonym_gains_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef synonyms_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "rouge_plus.scoring._synonyms",
-    .m_doc = "The synonym matching of unigrams, compiled (see scoring/counting.py).",
+    .m_doc = "The synonym matching of n-grams, compiled (see scoring/counting.py).",
     .m_size = -1,
     .m_methods = module_methods,
 };
 
-PyMODINIT_FUNC PyInit__synonyms(void) { return PyModule_Create(&synonyms_module); }
+PyMODINIT_FUNC PyInit__synonyms(void)
+{
+    if (init_hash_key() < 0) /* the n-gram kinds' table */
+        return NULL;
+    return PyModule_Create(&synonyms_module);
+}

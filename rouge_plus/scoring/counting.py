@@ -346,8 +346,8 @@ def synonym_counts(
     position is the same word or synonyms, and the hit is a maximum one-to-one matching between
     the two texts' n-gram occurrences.
 
-    Unigrams whose synonyms are meeting keys are matched in C first (see
-    :func:`_compiled_unigram_counts`); the pairs it leaves, and all pairs otherwise, by
+    N-grams whose words' synonyms are meeting keys are matched in C first (see
+    :func:`_compiled_counts`); the pairs it leaves, and all pairs otherwise, by
     :func:`~rouge_plus.kernels.matching.maximum_matching` here.
     """
     import numpy as np
@@ -356,8 +356,8 @@ def synonym_counts(
 
     related, keys = _token_relation(encoded, synonyms)
     pred_list, ref_list = pred_docs.tolist(), ref_docs.tolist()
-    if n == 1 and synonyms.exact_keys and _compiled_synonyms is not None:
-        out, pairs, neighbours_of = _compiled_unigram_counts(encoded, pred_docs, ref_docs, keys)
+    if synonyms.exact_keys and _compiled_synonyms is not None:
+        out, pairs, neighbours_of = _compiled_counts(n, encoded, pred_docs, ref_docs, keys)
         if not pairs:
             return out
         documents = {doc for k in pairs for doc in (pred_list[k], ref_list[k])}
@@ -399,14 +399,14 @@ def _ids_of(encoded: Encoded, document: int) -> list[int]:
     return ids[sentences[start] : sentences[end]].tolist()
 
 
-def _compiled_unigram_counts(
-    encoded: Encoded, pred_docs: Buffer, ref_docs: Buffer, keys: dict[int, frozenset]
+def _compiled_counts(
+    n: int, encoded: Encoded, pred_docs: Buffer, ref_docs: Buffer, keys: dict[int, frozenset]
 ) -> tuple[np.ndarray, list[int], Callable[[int], frozenset[int]]]:
-    """Unigram synonym counts ``(3, n_pairs)`` from ``_synonyms.c``: the exact overlap, plus,
-    per connected component of the matching graph that has a synonym edge, a greedy matching
-    that reaches the smaller total (hence is maximum). Also the pairs where it falls short,
-    whose hits the caller computes again, and each id's synonyms (the compiled twin of
-    :func:`_neighbours`)."""
+    """N-gram synonym counts ``(3, n_pairs)`` from ``_synonyms.c``: the exact overlap, plus,
+    per connected component of the matching graph (over the pair's kinds of n-gram) that has a
+    synonym edge, a greedy matching that reaches the smaller total (hence is maximum). Also the
+    pairs where it falls short, whose hits the caller computes again, and each id's synonyms
+    (the compiled twin of :func:`_neighbours`)."""
     import numpy as np
 
     from ..kernels.spec import Kernel, KernelSpec
@@ -417,7 +417,7 @@ def _compiled_unigram_counts(
         encoded.documents,
         pred_docs,
         ref_docs,
-        [KernelSpec(Kernel.NGRAM, n=1)],
+        [KernelSpec(Kernel.NGRAM, n=n)],
         encoded.vocab_size,
     )
     out = np.frombuffer(exact, dtype=np.float64).reshape(3, len(pred_docs)).copy()
@@ -425,7 +425,7 @@ def _compiled_unigram_counts(
     at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
     if not len(ids):
         return out, [], lambda token: frozenset()
-    gains, pairs = _compiled_synonyms.unigram_synonym_gains(
+    gains, pairs = _compiled_synonyms.synonym_gains(
         encoded.ids,
         encoded.sentences,
         encoded.documents,
@@ -434,6 +434,7 @@ def _compiled_unigram_counts(
         at,
         ids,
         encoded.vocab_size,
+        n,
     )
     out[0] += np.frombuffer(gains, dtype=np.int64)
     return out, pairs, lambda token: frozenset(ids[at[token] : at[token + 1]].tolist())

@@ -151,7 +151,9 @@ def _pure_synonym_scores(scorer, predictions, references, monkeypatch):
 def test_synonym_matching_equals_python_on_the_bench(bench_rows, options, monkeypatch):
     predictions = [row["prediction"] for row in bench_rows]
     references = [row["references"][0] for row in bench_rows]
-    scorer = RougeScorer(["rouge1+synonyms", "rougeTopicUniq+synonyms"], **options)
+    scorer = RougeScorer(
+        ["rouge1+synonyms", "rouge2+synonyms", "rougeTopicUniq+synonyms"], **options
+    )
     ours = scorer.score_examples(predictions, references).scores
     python = _pure_synonym_scores(scorer, predictions, references, monkeypatch)
     for name, values in python.items():
@@ -171,7 +173,7 @@ words = st.lists(
 def test_synonym_matching_equals_python_on_generated_texts(pairs):
     predictions = [p for p, _ in pairs]
     references = [r for _, r in pairs]
-    scorer = RougeScorer(["rouge1+synonyms", "rouge2+synonyms"], synonyms=GROUPS)
+    scorer = RougeScorer(["rouge1+synonyms", "rouge2+synonyms", "rouge3+synonyms"], synonyms=GROUPS)
     ours = scorer.score_examples(predictions, references).scores
     with pytest.MonkeyPatch.context() as patch:
         python = _pure_synonym_scores(scorer, predictions, references, patch)
@@ -180,26 +182,56 @@ def test_synonym_matching_equals_python_on_generated_texts(pairs):
 
 
 @needs_synonyms
-def test_a_pair_the_greedy_matching_cannot_settle_gets_the_maximum_matching(monkeypatch):
-    # "car" matches "car" and "auto", "auto" matches "car" and "motor": the greedy pass of
-    # _synonyms.c (exact pairs first) cannot prove its matching maximum here and hands the pair
-    # back; the maximum matching (car-car, auto-motor) is 2 of 3 tokens on each side.
-    prediction, reference = "car car auto", "car motor motor"
+@pytest.mark.parametrize(
+    ("rouge_type", "prediction", "reference", "expected"),
+    [
+        # "car" matches "car" and "auto", "auto" matches "car" and "motor": the greedy pass of
+        # _synonyms.c (exact pairs first) cannot prove its matching maximum here and hands the
+        # pair back; the maximum matching (car-car, auto-motor) is 2 of 3 tokens on each side.
+        ("rouge1+synonyms", "car car auto", "car motor motor", 2 / 3),
+        # The same between the bigrams "car z" (twice), "auto z" and "car z", "motor z" (twice),
+        # with "z auto" matching "z motor" besides: 3 of 5 bigrams on each side.
+        ("rouge2+synonyms", "car z car z auto z", "car z motor z motor z", 3 / 5),
+    ],
+)
+def test_a_pair_the_greedy_matching_cannot_settle_gets_the_maximum_matching(
+    rouge_type, prediction, reference, expected, monkeypatch
+):
     left_over = []
-    compiled_counts = counting._compiled_unigram_counts
+    compiled_counts = counting._compiled_counts
 
     def spy(*arguments):
         counts, pairs, neighbours = compiled_counts(*arguments)
         left_over.extend(pairs)
         return counts, pairs, neighbours
 
-    monkeypatch.setattr(counting, "_compiled_unigram_counts", spy)
-    scorer = RougeScorer(["rouge1+synonyms"], synonyms=GROUPS, return_precision_recall=True)
+    monkeypatch.setattr(counting, "_compiled_counts", spy)
+    scorer = RougeScorer([rouge_type], synonyms=GROUPS, return_precision_recall=True)
     ours = scorer.score_examples([prediction], [reference]).per_example()
     assert left_over == [0]
-    assert ours["rouge1+synonyms_precision"] == ours["rouge1+synonyms_recall"] == [2 / 3]
+    assert ours[f"{rouge_type}_precision"] == ours[f"{rouge_type}_recall"] == [expected]
     python = _pure_synonym_scores(scorer, [prediction], [reference], monkeypatch)
-    np.testing.assert_array_equal(python["rouge1+synonyms"][0], [2 / 3, 2 / 3, 2 / 3])
+    np.testing.assert_array_equal(python[rouge_type][0], [expected] * 3)
+
+
+@needs_synonyms
+def test_bigrams_of_synonyms_are_settled_in_c(monkeypatch):
+    """A pair whose bigrams match through synonyms at either position, or both, is settled by
+    the compiled matching: nothing is handed back."""
+    left_over = []
+    compiled_counts = counting._compiled_counts
+
+    def spy(*arguments):
+        counts, pairs, neighbours = compiled_counts(*arguments)
+        left_over.extend(pairs)
+        return counts, pairs, neighbours
+
+    monkeypatch.setattr(counting, "_compiled_counts", spy)
+    scorer = RougeScorer(["rouge2+synonyms"], synonyms=GROUPS, return_precision_recall=True)
+    ours = scorer.score_examples(["a big car red", "big car"], ["a large auto red", "huge motor"])
+    assert left_over == []
+    # a-big~a-large, big-car~large-auto, car-red~auto-red; big-car~huge-motor fails at "motor"
+    np.testing.assert_array_equal(ours.scores["rouge2+synonyms"][:, 0], [1, 0])
 
 
 @needs_synonyms
