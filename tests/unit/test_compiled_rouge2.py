@@ -181,6 +181,21 @@ def test_synonym_matching_equals_python_on_generated_texts(pairs):
         np.testing.assert_array_equal(ours[name], values)
 
 
+def _pairs_handed_back(monkeypatch) -> list[int]:
+    """The pairs the compiled synonym matching hands back to the Python maximum matching, as
+    the calls made under ``monkeypatch`` record them."""
+    left_over: list[int] = []
+    compiled_counts = counting._compiled_counts
+
+    def spy(*arguments):
+        counts, pairs, neighbours = compiled_counts(*arguments)
+        left_over.extend(pairs)
+        return counts, pairs, neighbours
+
+    monkeypatch.setattr(counting, "_compiled_counts", spy)
+    return left_over
+
+
 @needs_synonyms
 @pytest.mark.parametrize(
     ("rouge_type", "prediction", "reference", "expected"),
@@ -197,15 +212,7 @@ def test_synonym_matching_equals_python_on_generated_texts(pairs):
 def test_a_pair_the_greedy_matching_cannot_settle_gets_the_maximum_matching(
     rouge_type, prediction, reference, expected, monkeypatch
 ):
-    left_over = []
-    compiled_counts = counting._compiled_counts
-
-    def spy(*arguments):
-        counts, pairs, neighbours = compiled_counts(*arguments)
-        left_over.extend(pairs)
-        return counts, pairs, neighbours
-
-    monkeypatch.setattr(counting, "_compiled_counts", spy)
+    left_over = _pairs_handed_back(monkeypatch)
     scorer = RougeScorer([rouge_type], synonyms=GROUPS, return_precision_recall=True)
     ours = scorer.score_examples([prediction], [reference]).per_example()
     assert left_over == [0]
@@ -218,15 +225,7 @@ def test_a_pair_the_greedy_matching_cannot_settle_gets_the_maximum_matching(
 def test_bigrams_of_synonyms_are_settled_in_c(monkeypatch):
     """A pair whose bigrams match through synonyms at either position, or both, is settled by
     the compiled matching: nothing is handed back."""
-    left_over = []
-    compiled_counts = counting._compiled_counts
-
-    def spy(*arguments):
-        counts, pairs, neighbours = compiled_counts(*arguments)
-        left_over.extend(pairs)
-        return counts, pairs, neighbours
-
-    monkeypatch.setattr(counting, "_compiled_counts", spy)
+    left_over = _pairs_handed_back(monkeypatch)
     scorer = RougeScorer(["rouge2+synonyms"], synonyms=GROUPS, return_precision_recall=True)
     ours = scorer.score_examples(["a big car red", "big car"], ["a large auto red", "huge motor"])
     assert left_over == []

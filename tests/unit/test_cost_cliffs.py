@@ -102,14 +102,13 @@ _sentence = st.lists(st.integers(0, 7), max_size=6) | st.lists(st.integers(0, 30
 _text = st.lists(st.sampled_from([[1], [2, 1], [3, 2, 1]]) | _sentence, max_size=12)
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(_text, _text), min_size=1, max_size=3), st.sampled_from([0, 1 << 30]))
-def test_union_lcs_equals_its_definition_in_both_backends(pairs, budget):
-    # A budget of 0 bytes makes the traceback recompute its columns in blocks.
+def _counts_in_both_backends(pairs, measure: tuple, budget: int) -> np.ndarray:
+    """The compiled counts of one measure over the pairs, under a table budget (0 bytes makes
+    a traceback recompute its columns or rows in blocks), checked equal to the Python twin's."""
     docs = [doc for pair in pairs for doc in pair]
     ids, sentences, bounds = corpus_arrays(docs)
     pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
-    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, [(2, 0, 0.0)], 31)
+    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, [measure], 31)
     previous = native._set_table_budget(budget)
     try:
         raw = native.count_pairs(*args)
@@ -117,6 +116,13 @@ def test_union_lcs_equals_its_definition_in_both_backends(pairs, budget):
         native._set_table_budget(previous)
     ours = np.frombuffer(raw, dtype=np.float64).reshape(1, 3, -1)
     np.testing.assert_array_equal(ours, count_pairs_python(*args))
+    return ours
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_text, _text), min_size=1, max_size=3), st.sampled_from([0, 1 << 30]))
+def test_union_lcs_equals_its_definition_in_both_backends(pairs, budget):
+    ours = _counts_in_both_backends(pairs, (2, 0, 0.0), budget)
     expected = [
         _summary_hits_by_definition([s for s in ref if s], [s for s in pred if s])
         for pred, ref in pairs
@@ -132,18 +138,7 @@ def _every_sentence(ref, pred, path):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(_text, _text), min_size=1, max_size=3), st.sampled_from([0, 1 << 30]))
 def test_rouge_w_union_equals_its_definition_in_both_backends(pairs, budget):
-    # A budget of 0 bytes makes the weighted traceback recompute its rows in blocks.
-    docs = [doc for pair in pairs for doc in pair]
-    ids, sentences, bounds = corpus_arrays(docs)
-    pred_docs = np.arange(0, len(docs), 2, dtype=np.int64)
-    args = (ids, sentences, bounds, pred_docs, pred_docs + 1, [(3, 0, 1.2)], 31)
-    previous = native._set_table_budget(budget)
-    try:
-        raw = native.count_pairs(*args)
-    finally:
-        native._set_table_budget(previous)
-    ours = np.frombuffer(raw, dtype=np.float64).reshape(1, 3, -1)
-    np.testing.assert_array_equal(ours, count_pairs_python(*args))
+    ours = _counts_in_both_backends(pairs, (3, 0, 1.2), budget)
     with mock.patch.object(weighted_lcs, "union_of_paths", _every_sentence):
         expected = [weighted_lcs.counts(pred, ref, 1.2) for pred, ref in pairs]
     np.testing.assert_array_equal(ours[0].T, expected)
