@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .inputs import _as_list, _texts
-from .kernels.similarity_join import Elements, candidate_pairs
+from .kernels.similarity_join import Elements, candidate_pairs, document_frequency
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
@@ -126,16 +126,18 @@ class _Bounds:
     weight: float = 1.0
     present: np.ndarray | None = None  # (n_documents, buckets / 64) uint64: [count_B ≥ 1] bits
     excess: np.ndarray | None = None  # Σ_B (count_B - 1)⁺ per document
+    frequency: np.ndarray | None = None  # per word id, the documents that hold it
 
     @classmethod
     def build(cls, measure: Measure, encoded: Encoded, self_counts: tuple) -> _Bounds:
         _, pred_base, ref_base = self_counts
         if not measure.hit_within_unigram_overlap:
             return cls(pred_base, ref_base, "bases")
-        present, excess = _bucket_counts(encoded)
-        if measure.is_weighted:
-            return cls(pred_base, ref_base, "weighted", measure.weight, present, excess)
-        return cls(pred_base, ref_base, "overlap", 1.0, present, excess)
+        owner, ids = _tokens(encoded)
+        frequency = document_frequency(owner, ids, max(encoded.vocab_size, 1))
+        present, excess = _bucket_counts(owner, ids, len(encoded.documents) - 1, frequency)
+        kind, weight = ("weighted", measure.weight) if measure.is_weighted else ("overlap", 1.0)
+        return cls(pred_base, ref_base, kind, weight, present, excess, frequency)
 
     def hits(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
         """At least the hit count of every pair ``(preds[k], refs[k])``, the two index arrays
@@ -157,16 +159,21 @@ class _Bounds:
         return np.minimum(overlap, sizes)
 
 
-def _bucket_counts(encoded: Encoded) -> tuple[np.ndarray, np.ndarray]:
+def _tokens(encoded: Encoded) -> tuple[np.ndarray, np.ndarray]:
+    """The document and the word id of every token of ``encoded``'s documents (int64)."""
+    ids, sentences, documents = encoded.arrays()
+    lengths = np.diff(sentences[documents])
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    return owner, ids[sentences[documents[0]] :].astype(np.int64)
+
+
+def _bucket_counts(
+    owner: np.ndarray, ids: np.ndarray, n_docs: int, frequency: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Per document: which buckets its tokens fall in, and how many of its tokens fall in a
     bucket already used, Σ_B (count_B - 1)⁺ (see :class:`_Bounds`)."""
-    ids, sentences, documents = encoded.arrays()
-    n_docs = len(documents) - 1
-    vocab = max(encoded.vocab_size, 1)
-    lengths = np.diff(sentences[documents])
-    owner = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    ids = ids[sentences[documents[0]] :].astype(np.int64)
-    frequency = np.bincount(np.unique(owner * vocab + ids) % vocab, minlength=vocab)
+    vocab = len(frequency)
+    lengths = np.bincount(owner, minlength=n_docs)
     rank = np.empty(vocab, dtype=np.int64)
     rank[np.argsort(-frequency, kind="stable")] = np.arange(vocab)
     if vocab <= BUCKETS:
@@ -343,12 +350,7 @@ class _PrefixFilter:
         pred_prefix, ref_prefix = np.zeros(n_docs, np.int64), np.zeros(n_docs, np.int64)
         pred_prefix[preds] = _prefix_sizes(lengths[preds], need.min(axis=1)[pred_of])
         ref_prefix[refs] = _prefix_sizes(lengths[refs], need.min(axis=0)[ref_of])
-        elements = Elements(
-            np.repeat(np.arange(n_docs, dtype=np.int64), lengths),
-            ids[sentences[documents[0]] :],
-            n_docs,
-            encoded.vocab_size,
-        )
+        elements = Elements(*_tokens(encoded), n_docs, bounds.frequency)
         return cls(elements, need, pred_profile, ref_profile, pred_prefix, ref_prefix)
 
     def candidates(

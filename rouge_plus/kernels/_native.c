@@ -196,7 +196,8 @@ static void own_ids_close(OwnIds *o, const Corpus *c, int64_t doc, int64_t first
     o->ids.len += (Py_ssize_t)((last - first) * 4);
 }
 
-/* Start a new reference: rewrite it, numbering its words, and count them; -1 on memory error. */
+/* Start a new reference: rewrite it, numbering its words, and count them; -1 on memory error,
+ * COUNT_BAD_TOKEN on a token id outside the vocabulary. */
 static int own_ids_set_reference(OwnIds *o, const Corpus *c, int64_t ref_doc)
 {
     size_t n_stamps = (size_t)(o->vocab_size > 0 ? o->vocab_size : 1);
@@ -209,6 +210,8 @@ static int own_ids_set_reference(OwnIds *o, const Corpus *c, int64_t ref_doc)
     int32_t *out = (int32_t *)o->ids.data, *counts = (int32_t *)o->ref_counts.data, k = 0;
     for (int64_t t = first; t < last; t++) {
         int32_t word = c->ids[t];
+        if ((uint32_t)word >= (uint64_t)o->vocab_size)
+            return COUNT_BAD_TOKEN;
         if (o->stamp[word] != o->current) {
             o->stamp[word] = o->current;
             o->id[word] = k;
@@ -227,7 +230,8 @@ static int own_ids_set_reference(OwnIds *o, const Corpus *c, int64_t ref_doc)
     return 0;
 }
 
-/* Rewrite a prediction against the current reference; -1 on memory error. */
+/* Rewrite a prediction against the current reference; -1 on memory error, COUNT_BAD_TOKEN on a
+ * token id outside the vocabulary. */
 static int own_ids_set_prediction(OwnIds *o, const Corpus *c, int64_t pred_doc)
 {
     o->ids.len = o->ref_tokens;
@@ -238,33 +242,56 @@ static int own_ids_set_prediction(OwnIds *o, const Corpus *c, int64_t pred_doc)
     /* In locals: the stores through out could otherwise alias them, and reload them. */
     const uint32_t *stamp = o->stamp, current = o->current;
     const int32_t *own_id = o->id, absent = o->absent, *ids = c->ids;
+    const uint64_t vocab_size = (uint64_t)o->vocab_size;
     int32_t *out = (int32_t *)(o->ids.data + o->ids.len);
     for (int64_t t = first; t < last; t++) {
-        int32_t word = ids[t], id = own_id[word];
-        *out++ = stamp[word] == current ? id : absent; /* no branch */
+        int32_t word = ids[t];
+        if ((uint32_t)word >= vocab_size)
+            return COUNT_BAD_TOKEN;
+        *out++ = stamp[word] == current ? own_id[word] : absent; /* no branch */
     }
     own_ids_close(o, c, pred_doc, first, last);
     o->documents[2] = o->offsets.len / 8 - 1;
     return 0;
 }
 
-/* The pairs' indexes ordered by reference document (stable), or NULL on memory error. */
-static Py_ssize_t *pairs_by_reference(const int64_t *ref_docs, Py_ssize_t n_pairs, Py_ssize_t n_docs)
+/* The pairs' indexes ordered by reference document (stable), or NULL on memory error. A merge
+ * sort: its time depends on the pairs only, not on the corpus, which may be far larger (a
+ * thresholded join counts a few thousand pairs of a million documents at a time). */
+static Py_ssize_t *pairs_by_reference(const int64_t *ref_docs, Py_ssize_t n_pairs)
 {
-    Py_ssize_t *order = malloc((size_t)(n_pairs ? n_pairs : 1) * sizeof(Py_ssize_t));
-    Py_ssize_t *start = calloc((size_t)(n_docs > 0 ? n_docs : 0) + 1, sizeof(Py_ssize_t));
-    if (!order || !start) {
+    size_t size = (size_t)(n_pairs ? n_pairs : 1) * sizeof(Py_ssize_t);
+    Py_ssize_t *order = malloc(size), *scratch = malloc(size);
+    if (!order || !scratch) {
         free(order);
-        free(start);
+        free(scratch);
         return NULL;
     }
-    for (Py_ssize_t k = 0; k < n_pairs; k++)
-        start[ref_docs[k] + 1]++;
-    for (Py_ssize_t d = 0; d < n_docs; d++)
-        start[d + 1] += start[d];
-    for (Py_ssize_t k = 0; k < n_pairs; k++)
-        order[start[ref_docs[k]]++] = k;
-    free(start);
+    Py_ssize_t sorted_up_to = 1;
+    for (Py_ssize_t k = 0; k < n_pairs; k++) {
+        order[k] = k;
+        if (k && ref_docs[k] >= ref_docs[k - 1])
+            sorted_up_to++;
+    }
+    /* Already in order (one pair per reference in a batch, a tile's references): nothing to do. */
+    Py_ssize_t width = sorted_up_to >= n_pairs ? n_pairs : 1;
+    for (; width < n_pairs; width *= 2) {
+        for (Py_ssize_t lo = 0; lo < n_pairs; lo += 2 * width) {
+            Py_ssize_t mid = lo + width < n_pairs ? lo + width : n_pairs;
+            Py_ssize_t hi = mid + width < n_pairs ? mid + width : n_pairs;
+            Py_ssize_t a = lo, b = mid, out = lo;
+            while (a < mid && b < hi)
+                scratch[out++] = ref_docs[order[b]] < ref_docs[order[a]] ? order[b++] : order[a++];
+            while (a < mid)
+                scratch[out++] = order[a++];
+            while (b < hi)
+                scratch[out++] = order[b++];
+        }
+        Py_ssize_t *swap = order;
+        order = scratch;
+        scratch = swap;
+    }
+    free(scratch);
     return order;
 }
 
@@ -315,14 +342,14 @@ MeasureSpec *parse_measures(PyObject *measures, Py_ssize_t *n_measures)
     return specs;
 }
 
-int count_document_pairs(const Corpus *corpus, Py_ssize_t n_docs, const int64_t *pred_docs,
+int count_document_pairs(const Corpus *corpus, const int64_t *pred_docs,
                          const int64_t *ref_docs, Py_ssize_t n_pairs, const MeasureSpec *specs,
                          Py_ssize_t n_measures, Py_ssize_t vocab_size, double *out)
 {
     Workspace w = {0};
     OwnIds own = {0};
     int status = 0;
-    Py_ssize_t *order = pairs_by_reference(ref_docs, n_pairs, n_docs);
+    Py_ssize_t *order = pairs_by_reference(ref_docs, n_pairs);
     /* A pair's own ids number at most its reference's distinct words, plus one for the absent
      * ones: the per-word tables are sized by the longest reference, not the vocabulary. */
     int64_t most_words = 0;
@@ -340,15 +367,12 @@ int count_document_pairs(const Corpus *corpus, Py_ssize_t n_docs, const int64_t 
     } else {
         for (Py_ssize_t i = 0; i < n_pairs && status == 0; i++) {
             Py_ssize_t k = order[i];
-            if ((i == 0 || ref_docs[k] != ref_docs[order[i - 1]]) &&
-                own_ids_set_reference(&own, corpus, ref_docs[k]) < 0) {
-                status = -1;
+            if (i == 0 || ref_docs[k] != ref_docs[order[i - 1]])
+                status = own_ids_set_reference(&own, corpus, ref_docs[k]);
+            if (status == 0)
+                status = own_ids_set_prediction(&own, corpus, pred_docs[k]);
+            if (status < 0)
                 break;
-            }
-            if (own_ids_set_prediction(&own, corpus, pred_docs[k]) < 0) {
-                status = -1;
-                break;
-            }
             Pair pair = {{(const int32_t *)own.ids.data, (const int64_t *)own.offsets.data,
                           own.documents},
                          own.absent + 1,
@@ -412,13 +436,6 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
             goto release;
         }
     }
-    const int32_t *id_data = ids.buf;
-    for (Py_ssize_t t = 0; t < ids.len / 4; t++) {
-        if (id_data[t] < 0 || id_data[t] >= vocab_size) {
-            PyErr_Format(PyExc_ValueError, "token id %d out of range", id_data[t]);
-            goto release;
-        }
-    }
     specs = parse_measures(o_measures, &n_measures);
     if (!specs)
         goto release;
@@ -428,12 +445,15 @@ static PyObject *count_pairs(PyObject *Py_UNUSED(module), PyObject *args)
     Corpus corpus = {ids.buf, sent.buf, docs.buf};
     int status;
     Py_BEGIN_ALLOW_THREADS
-    status = count_document_pairs(&corpus, n_docs, pred_docs, ref_docs, n_pairs, specs, n_measures,
+    status = count_document_pairs(&corpus, pred_docs, ref_docs, n_pairs, specs, n_measures,
                                   vocab_size, (double *)PyBytes_AS_STRING(result));
     Py_END_ALLOW_THREADS
     if (status < 0) {
         Py_CLEAR(result);
-        PyErr_NoMemory();
+        if (status == COUNT_BAD_TOKEN)
+            PyErr_SetString(PyExc_ValueError, "a document of a pair holds a token id out of range");
+        else
+            PyErr_NoMemory();
     }
 release:
     free(specs);

@@ -71,10 +71,12 @@ typedef struct {
  * exception set. */
 HIDDEN MeasureSpec *parse_measures(PyObject *measures, Py_ssize_t *n_measures);
 
-/* count_pairs' work on a corpus of n_docs documents: the hit, pred_base and ref_base of every
+/* count_pairs' work on a corpus: the hit, pred_base and ref_base of every
  * pair (pred_docs[k], ref_docs[k]) under each measure, into out, float64 (n_measures, 3,
- * n_pairs). Needs no GIL; 0, or -1 on memory error. */
-HIDDEN int count_document_pairs(const Corpus *corpus, Py_ssize_t n_docs, const int64_t *pred_docs,
+ * n_pairs). Needs no GIL; 0, -1 on memory error, or COUNT_BAD_TOKEN when a document of a pair
+ * holds a token id outside 0 .. vocab_size - 1 (only the pairs' documents are read). */
+#define COUNT_BAD_TOKEN (-3)
+HIDDEN int count_document_pairs(const Corpus *corpus, const int64_t *pred_docs,
                                 const int64_t *ref_docs, Py_ssize_t n_pairs,
                                 const MeasureSpec *specs, Py_ssize_t n_measures,
                                 Py_ssize_t vocab_size, double *out);

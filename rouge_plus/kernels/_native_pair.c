@@ -233,7 +233,7 @@ static int count_pair(PairScorer *self, PyObject *const *texts)
         return -1;
     static const int64_t pred_doc = 0, ref_doc = 1;
     Corpus corpus = {(const int32_t *)e->ids.data, (const int64_t *)e->sentences.data, documents};
-    if (count_document_pairs(&corpus, 2, &pred_doc, &ref_doc, 1, self->specs, self->n_measures,
+    if (count_document_pairs(&corpus, &pred_doc, &ref_doc, 1, self->specs, self->n_measures,
                              vocab_size, self->counts) < 0) {
         PyErr_NoMemory();
         return -1;

@@ -26,31 +26,41 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 
+def document_frequency(owner: np.ndarray, ids: np.ndarray, vocab: int) -> np.ndarray:
+    """How many documents hold each word id ``0 .. vocab - 1``, from ``owner[t]`` and ``ids[t]``
+    of every token (by sorting, which NumPy does faster than hashing for int64 keys)."""
+    keys = np.sort(owner.astype(np.int64) * vocab + ids)
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    return np.bincount(keys[first] % vocab, minlength=vocab)
+
+
 class Elements:
     """Every document's elements, as places in the global order (dense int64 keys), each
     document's run sorted: ``keys[starts[d]:starts[d + 1]]`` are document ``d``'s."""
 
     __slots__ = ("keys", "starts")
 
-    def __init__(self, owner: np.ndarray, ids: np.ndarray, n_docs: int, vocab: int) -> None:
+    def __init__(
+        self, owner: np.ndarray, ids: np.ndarray, n_docs: int, frequency: np.ndarray
+    ) -> None:
         """``owner[t]`` and ``ids[t]``: the document and word id of every token ``t``, tokens
-        grouped by document in document order."""
-        owner, ids = owner.astype(np.int64), ids.astype(np.int64)
-        vocab = max(vocab, 1)
-        frequency = np.bincount(np.unique(owner * vocab + ids) % vocab, minlength=vocab)
+        grouped by document in document order; ``frequency``: :func:`document_frequency`."""
+        vocab = max(len(frequency), 1)
         rank = np.empty(vocab, dtype=np.int64)
-        rank[np.argsort(frequency, kind="stable")] = np.arange(vocab)
+        rank[np.argsort(frequency, kind="stable")] = np.arange(len(frequency))
         # Sorted by (document, word rank): the occurrences of a word are adjacent, k counts them.
-        order = np.lexsort((rank[ids], owner))
-        word = rank[ids[order]]
-        doc = owner[order]
-        new_run = np.ones(len(order), dtype=bool)
-        new_run[1:] = (word[1:] != word[:-1]) | (doc[1:] != doc[:-1])
-        run_start = np.maximum.accumulate(np.where(new_run, np.arange(len(order)), 0))
-        occurrence = np.arange(len(order)) - run_start
-        widest = int(occurrence.max()) + 1 if len(order) else 1
-        # Within a document, sorting by (rank, occurrence) is the order already reached.
-        self.keys = np.unique(word * widest + occurrence, return_inverse=True)[1].ravel()
+        ordered = np.sort(owner.astype(np.int64) * vocab + rank[ids])
+        doc, word = ordered // vocab, ordered % vocab
+        new_run = np.ones(len(ordered), dtype=bool)
+        new_run[1:] = ordered[1:] != ordered[:-1]
+        run_start = np.maximum.accumulate(np.where(new_run, np.arange(len(ordered)), 0))
+        occurrence = np.arange(len(ordered)) - run_start
+        # Element (w, k) is the k-th place of w's block, blocks in rank order, each as wide as
+        # the most occurrences of w in one document: dense keys in the global order.
+        widest = np.zeros(vocab, dtype=np.int64)
+        np.maximum.at(widest, word, occurrence + 1)
+        self.keys = np.cumsum(widest)[word] - widest[word] + occurrence
         self.starts = np.zeros(n_docs + 1, dtype=np.int64)
         np.cumsum(np.bincount(doc, minlength=n_docs), out=self.starts[1:])
 
