@@ -47,6 +47,7 @@ EXTENSIONS = {
     "rouge_plus.scoring._scores": (["rouge_plus/scoring/_scores.c"], []),
     "rouge_plus.scoring._synonyms": (["rouge_plus/scoring/_synonyms.c"], []),
     "rouge_plus.meta._global_level": (["rouge_plus/meta/_global_level.c"], []),
+    "rouge_plus.kernels._similarity_join": (["rouge_plus/kernels/_similarity_join.c"], []),
     "rouge_plus.rouge2._tagger": (
         [
             "rouge_plus/rouge2/_tagger.c",

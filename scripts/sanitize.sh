@@ -94,11 +94,12 @@ EOF
 
 # The tests that reach the compiled modules: the kernels themselves, their limits, memory and
 # hash, hostile input, properties, threads, the one-pair scorer; the stemmers, the per-row
-# scores, the synonym matching, the tagger and the global level's coefficients against their
-# Python twins.
+# scores, the synonym matching, the tagger, the global level's coefficients and the join's
+# candidate pairs against their Python twins.
 tests=()
 for name in native_kernels kernel_limits kernel_memory vocabulary_hash hostile_input properties \
-    parallel threads stemmers compiled_rouge2 cold_start pair_scorer meta_global_level; do
+    parallel threads stemmers compiled_rouge2 cold_start pair_scorer meta_global_level \
+    similarity_join; do
     tests+=("$repo/tests/unit/test_$name.py")
 done
 deselect=()

@@ -22,8 +22,13 @@ filters the candidates by that bound and counts the rest exactly.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import NamedTuple
 
 import numpy as np
+
+from .._compiled import compiled
+
+_compiled = compiled("kernels._similarity_join")
 
 
 def document_frequency(owner: np.ndarray, ids: np.ndarray, vocab: int) -> np.ndarray:
@@ -79,7 +84,16 @@ class Elements:
         return self.starts[docs + 1] - self.starts[docs]
 
 
-Admit = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+class Needs(NamedTuple):
+    """need(p, q) = ``table[probe_profile[p], indexed_profile[q]]``: the least overlap at which
+    the pair of documents p and q may reach the threshold (∞: never)."""
+
+    table: np.ndarray  # float64, (probe profiles, indexed profiles)
+    probe_profile: np.ndarray  # int64 per document
+    indexed_profile: np.ndarray
+
+
+Window = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
 def candidate_pairs(
@@ -88,48 +102,92 @@ def candidate_pairs(
     indexed: tuple[np.ndarray, np.ndarray],
     ordered: bool,
     chunk_pairs: int,
-    admit: Admit,
+    needs: Needs,
+    window: Window,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every pair ``(p, q)`` of a probe document ``p`` and an indexed document ``q`` whose
-    prefixes share an element (with ``p < q`` when ``ordered``) and that ``admit`` admits, each
-    pair once, in chunks of about ``chunk_pairs`` pairs (all pairs of one probe document are in
-    one chunk, so a pair found through several shared elements is returned once).
+    prefixes share an element (with ``p < q`` when ``ordered``) and that the positional filter
+    admits, each pair once, in chunks of about ``chunk_pairs`` pairs at most (all pairs of one
+    probe document are in one chunk).
 
-    ``probes`` and ``indexed`` are ``(documents, prefix sizes)``. ``admit(p, q, most)`` says
-    which pairs may reach the threshold when their overlap is at most ``most``: found through
-    a shared element at place i of p and j of q, a pair whose FIRST shared element it is has an
-    overlap of at most ``min(|p| − i, |q| − j)`` (no element before it is shared), the
-    positional filter of PPJoin. A pair that reaches the threshold is admitted at its first
-    shared element, which both prefixes hold (the prefix lemma); at a later one it may be
-    refused, which loses nothing.
+    ``probes`` and ``indexed`` are ``(documents, prefix sizes)``; each probe document's elements
+    are read in the global order. Found through a shared element at place i of p and j of q, a
+    pair whose FIRST shared element it is has an overlap of at most ``min(|p| − i, |q| − j)``,
+    the two *rests* (no element before it is shared): the positional filter of PPJoin admits it
+    there when ``needs`` allows that overlap. ``window(p, rest)`` bounds, for a probe element of
+    p with that rest, the rests of the postings the filter could admit with it (``(lo, hi)``,
+    inclusive), and only those postings are read: each element's postings are sorted by rest.
+    The first posting of q that p reads decides the pair. A pair that can reach the threshold
+    is read first at its first shared element, which both prefixes hold (the prefix lemma), so
+    it is admitted; a pair read first later could not pass there, so whatever the later
+    decision, nothing is lost. The loop over the postings is compiled (``_similarity_join.c``),
+    with :func:`_first_visits` as its twin.
     """
     index_doc, index_key, index_place = elements.prefixes(*indexed)
-    by_key = np.lexsort((index_doc, index_key))
-    index_doc, index_key = index_doc[by_key], index_key[by_key]
-    index_rest = elements.lengths(index_doc) - index_place[by_key]
-    n_docs = len(elements.starts) - 1
-    combined = index_key * n_docs + index_doc  # sorted: postings by key, documents ascending
+    index_rest = elements.lengths(index_doc) - index_place
+    width = int(index_rest.max()) + 1 if len(index_rest) else 1
+    combined = index_key * width + index_rest
+    by_posting = np.argsort(combined, kind="stable")  # postings by element, then by rest
+    combined, index_doc = combined[by_posting], index_doc[by_posting]
+    index_rest = index_rest[by_posting]
     probe_doc, probe_key, probe_place = elements.prefixes(*probes)
     probe_rest = elements.lengths(probe_doc) - probe_place
-    floor = probe_key * n_docs + (probe_doc + 1 if ordered else 0)
-    left = np.searchsorted(combined, floor)
-    counts = np.searchsorted(combined, probe_key * n_docs + n_docs) - left
+    lo, hi = window(probe_doc, probe_rest)
+    left = np.searchsorted(combined, probe_key * width + np.clip(lo, 0, width))
+    right = np.searchsorted(combined, probe_key * width + np.clip(hi, -1, width - 1), "right")
+    counts = np.maximum(right - left, 0)
+    postings = (index_doc, index_rest)
+    seen = np.full(len(elements.starts) - 1, -1, dtype=np.int64)
     # Chunks end where a probe document ends (its elements are contiguous in probe_doc), after
-    # about chunk_pairs pairs.
+    # about chunk_pairs postings.
     ends = np.flatnonzero(np.diff(probe_doc, append=-1) != 0) + 1
     chunk = np.cumsum(counts)[ends - 1] // chunk_pairs
     start = 0
     for stop in ends[np.diff(chunk, append=-1) != 0].tolist():
         span = slice(start, stop)
         start = stop
-        sizes = counts[span]
-        total = int(sizes.sum())
-        if not total:
-            continue
-        posting = np.repeat(left[span] - np.cumsum(sizes) + sizes, sizes) + np.arange(total)
-        p, q = np.repeat(probe_doc[span], sizes), index_doc[posting]
-        most = np.minimum(np.repeat(probe_rest[span], sizes), index_rest[posting])
-        pairs = p * n_docs + q
-        pairs = np.sort(pairs[admit(p, q, most)])
-        pairs = pairs[np.diff(pairs, prepend=-1) != 0]
-        yield pairs // n_docs, pairs % n_docs
+        if counts[span].any():
+            span_probes = (probe_doc[span], probe_rest[span], left[span], counts[span])
+            yield _first_visits(span_probes, postings, needs, seen, ordered)
+
+
+def _first_visits(
+    probes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    postings: tuple[np.ndarray, np.ndarray],
+    needs: Needs,
+    seen: np.ndarray,
+    ordered: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of :func:`candidate_pairs` from the probe elements ``(document, rest, first
+    posting, number of postings)``, with the postings ``(document, rest)``; ``seen``: the last
+    probe document that read each document (updated)."""
+    probe_doc, probe_rest, left, counts = probes
+    total = int(counts.sum())
+    if _compiled is not None:
+        out_p, out_q = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
+        table = np.ascontiguousarray(needs.table, dtype=np.float64)
+        n = _compiled.first_visits(
+            *probes,
+            *postings,
+            needs.probe_profile,
+            needs.indexed_profile,
+            table,
+            table.shape[1],
+            seen,
+            ordered,
+            out_p,
+            out_q,
+        )
+        return out_p[:n], out_q[:n]
+    posting = np.repeat(left - np.cumsum(counts) + counts, counts) + np.arange(total)
+    p, q = np.repeat(probe_doc, counts), postings[0][posting]
+    most = np.minimum(np.repeat(probe_rest, counts), postings[1][posting])
+    # The documents read before, by an earlier probe document (as the compiled loop skips).
+    fresh = (seen[q] != p) & (q > p if ordered else True)
+    p, q, most = p[fresh], q[fresh], most[fresh]
+    n_docs = len(seen)
+    pairs, first = np.unique(p * n_docs + q, return_index=True)  # the first posting of each
+    p, q = pairs // n_docs, pairs % n_docs
+    seen[q] = p
+    admitted = needs.table[needs.probe_profile[p], needs.indexed_profile[q]] <= most[first]
+    return p[admitted], q[admitted]

@@ -1,0 +1,102 @@
+"""The candidate pairs of the prefix-filtered join: the compiled loop and its NumPy twin find the
+same pairs, and no pair that reaches the threshold is missing from them."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rouge_plus import pairwise
+from rouge_plus.kernels import similarity_join
+
+PAIRWISE = sys.modules["rouge_plus.all_pairs"]
+COMPILED = similarity_join._compiled
+
+# Few words, so that texts share many of them, several times over, in any order.
+WORDS = ["a", "b", "c", "d", "e", "f", "g", "h"]
+texts_strategy = st.lists(st.sampled_from(WORDS), min_size=1, max_size=16).map(" ".join)
+
+
+def _candidates(texts: list[str], rouge_type: str, threshold: float, ordered: bool, beta: float):
+    scorer, _, _ = PAIRWISE._setup(texts, rouge_type, "f", 1, "threads", {"beta": beta}, str, True)
+    docs = np.arange(len(texts), dtype=np.int64)
+    prefix = PAIRWISE._PrefixFilter.build(scorer, docs, docs, threshold)
+    if prefix is None:
+        return None
+    return sorted(
+        (int(p), int(q))
+        for ps, qs in prefix.candidates(docs, docs, ordered)
+        for p, q in zip(ps, qs, strict=True)
+    )
+
+
+@pytest.mark.skipif(COMPILED is None, reason="the compiled join is not built")
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    texts=st.lists(texts_strategy, min_size=1, max_size=40),
+    rouge_type=st.sampled_from(["rougeL", "rouge1", "rouge2", "rougeLsum", "rougeW"]),
+    threshold=st.sampled_from([0.3, 0.5, 0.7, 0.9, 1.0]),
+    ordered=st.booleans(),
+    beta=st.sampled_from([1.0, 0.5, 3.0]),
+    chunk=st.sampled_from([1, 7, 1 << 20]),
+)
+def test_compiled_and_twin_find_the_same_pairs_and_miss_none(
+    texts, rouge_type, threshold, ordered, beta, chunk
+):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PAIRWISE, "JOIN_CHUNK_PAIRS", chunk)
+        found = _candidates(texts, rouge_type, threshold, ordered, beta)
+        patch.setattr(similarity_join, "_compiled", None)
+        assert _candidates(texts, rouge_type, threshold, ordered, beta) == found
+    if found is None:
+        return
+    assert len(set(found)) == len(found)  # each pair once
+    scores = pairwise(texts, rouge_type=rouge_type, beta=beta)
+    reaching = {
+        (p, q)
+        for p, q in zip(*np.nonzero(scores >= threshold - PAIRWISE.PRUNE_MARGIN), strict=True)
+        if p < q or not ordered
+    }
+    assert reaching <= set(found)
+
+
+@pytest.mark.skipif(COMPILED is None, reason="the compiled join is not built")
+def test_the_compiled_loop_checks_its_buffers():
+    one = np.zeros(1, dtype=np.int64)
+    need = np.zeros((1, 1))
+    seen = np.full(2, -1, dtype=np.int64)
+    ones, room = np.ones(1, dtype=np.int64), np.empty(1, dtype=np.int64)
+
+    def call(posting_doc=one, counts=ones, out=room):
+        profiles = np.zeros(2, dtype=np.int64)
+        return COMPILED.first_visits(
+            one,
+            one + 3,
+            one,
+            counts,
+            posting_doc,
+            one + 2,
+            profiles,
+            profiles,
+            need,
+            1,
+            seen,
+            False,
+            out,
+            out.copy(),
+        )
+
+    assert call(posting_doc=np.ones(1, dtype=np.int64)) == 1
+    with pytest.raises(ValueError, match="out of range"):
+        call(posting_doc=np.full(1, 9, dtype=np.int64))  # a document past seen
+    with pytest.raises(ValueError, match="out of range"):
+        call(counts=np.full(1, 5, dtype=np.int64))  # postings past the end
+    with pytest.raises(ValueError, match="out of range"):
+        seen[:] = -1
+        call(posting_doc=np.ones(1, dtype=np.int64), out=np.empty(0, np.int64))  # no room
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        call(counts=np.ones(2, dtype=np.int64))
