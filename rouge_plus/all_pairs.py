@@ -27,7 +27,13 @@ from typing import NamedTuple
 import numpy as np
 
 from .inputs import _as_list, _texts
-from .kernels.similarity_join import Elements, Needs, candidate_pairs, document_frequency
+from .kernels.similarity_join import (
+    Elements,
+    Needs,
+    candidate_pairs,
+    document_frequency,
+    popcount,
+)
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
@@ -73,16 +79,6 @@ class Deduplication(NamedTuple):
 
     kept: list[int]  # in input order
     dropped: dict[int, int]  # dropped index -> the kept index that caused it
-
-
-def _popcount_by_bytes(values: np.ndarray) -> np.ndarray:
-    """The number of 1 bits of each uint64, for NumPy versions without ``np.bitwise_count``."""
-    per_byte = _BYTE_BITS[values.view(np.uint8)]
-    return per_byte.reshape(*values.shape, 8).sum(axis=-1, dtype=np.uint8)
-
-
-_BYTE_BITS = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
-popcount = getattr(np, "bitwise_count", _popcount_by_bytes)
 
 
 def _words(bits: np.ndarray) -> np.ndarray:
@@ -135,7 +131,7 @@ class _Bounds:
             return cls(pred_base, ref_base, "bases")
         owner, ids = _tokens(encoded)
         frequency = document_frequency(owner, ids, max(encoded.vocab_size, 1))
-        present, excess = _bucket_counts(owner, ids, len(encoded.documents) - 1, frequency)
+        present, excess = _bucket_counts(owner, ids, len(pred_base), frequency)
         kind, weight = ("weighted", measure.weight) if measure.is_weighted else ("overlap", 1.0)
         return cls(pred_base, ref_base, kind, weight, present, excess, frequency)
 
@@ -254,10 +250,8 @@ class _PairScorer:
         self, preds: np.ndarray, refs: np.ndarray, threshold: float, strict: bool
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The pairs ``(preds[k], refs[k])`` whose statistic is ``>= threshold`` (``>`` when
-        ``strict``): their documents and statistics, counting only the pairs whose bound
-        reaches the threshold."""
-        candidate = self.ceiling(preds, refs) >= threshold - PRUNE_MARGIN
-        preds, refs = preds[candidate], refs[candidate]
+        ``strict``): their documents and statistics. Every pair is counted: the callers pass
+        only pairs whose bound reaches the threshold."""
         values = self.values(preds, refs) if len(preds) else np.zeros(0)
         keep = values > threshold if strict else values >= threshold
         return preds[keep], refs[keep], values[keep]
@@ -278,8 +272,9 @@ class _PairScorer:
 @dataclass(frozen=True)
 class _PrefixFilter:
     """The candidates of a thresholded join, by prefix filtering (:mod:`.kernels.similarity_join`):
-    only pairs whose prefixes share an element, and whose bound can reach the threshold at
-    their full overlap, are looked at; :meth:`_PairScorer.confirmed` bounds and counts them.
+    only pairs whose prefixes share an element, that the positional filter admits, and whose
+    exact clipped unigram overlap U reaches need (below) are counted, by
+    :meth:`_PairScorer.confirmed`.
 
     **The least overlap of a pair.** Every bound of :class:`_Bounds` except ``"bases"`` is a
     function of the clipped unigram overlap U: the statistic of a pair is at most
@@ -318,6 +313,8 @@ class _PrefixFilter:
     window_keys: np.ndarray
     window_longest: np.ndarray
     stride: int
+    present: np.ndarray  # the bound's buckets (see :class:`_Bounds`)
+    excess: np.ndarray
 
     @classmethod
     def build(
@@ -373,6 +370,8 @@ class _PrefixFilter:
             window_keys,
             window_longest,
             stride,
+            bounds.present,
+            bounds.excess,
         )
 
     def candidates(
@@ -386,7 +385,7 @@ class _PrefixFilter:
             (refs, self.ref_prefix[refs]),
             ordered,
             JOIN_CHUNK_PAIRS,
-            Needs(self.need, self.pred_profile, self.ref_profile),
+            Needs(self.need, self.pred_profile, self.ref_profile, self.present, self.excess),
             self.rest_window,
         )
 

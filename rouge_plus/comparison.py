@@ -204,13 +204,9 @@ def _check_settings(
 
 def _check_systems(systems: object) -> None:
     if not isinstance(systems, Mapping):
-        raise InputTypeError(
-            f"systems must be a dict of name -> predictions, got {type(systems)}"
-        )
+        raise InputTypeError(f"systems must be a dict of name -> predictions, got {type(systems)}")
     if not systems:
-        raise InputError(
-            "systems is empty: give at least one system to compare with the baseline"
-        )
+        raise InputError("systems is empty: give at least one system to compare with the baseline")
     for name in systems:
         if not isinstance(name, str):
             raise InputTypeError(f"system names must be strings, got {name!r}")

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 CHUNK_ROWS = 4096
 
 
-
 class ScoringPlan:
     """Everything a scoring call needs that depends on the options alone, resolved once."""
 

@@ -45,8 +45,7 @@ precision, recall and F, and aggregates deterministically.
 # Every option as the metric takes it (``fmeasure`` is given as beta or alpha), from the help
 # declared on its ScoreOptions field.
 OPTION_DESCRIPTIONS = {
-    name: f"{option.help} (default {option.default})."
-    for name, option in option_keywords().items()
+    name: f"{option.help} (default {option.default})." for name, option in option_keywords().items()
 }
 
 

@@ -121,8 +121,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=0.95,
         metavar="LEVEL",
-        help="level of the interval of each delta; p below 1 - LEVEL is starred "
-        "(default: 0.95)",
+        help="level of the interval of each delta; p below 1 - LEVEL is starred (default: 0.95)",
     )
 
     # The corpus reporting's options do not apply: the paired test reports.

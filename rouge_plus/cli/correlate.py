@@ -52,9 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="columns of precomputed metric scores to correlate as well",
     )
-    add_option_flags(
-        parser, "scoring options (when the rows hold predictions)", (SCORING, RUNTIME)
-    )
+    add_option_flags(parser, "scoring options (when the rows hold predictions)", (SCORING, RUNTIME))
     stats = parser.add_argument_group("correlation")
     stats.add_argument("--level", nargs="+", choices=LEVELS, default=["system", "summary"])
     stats.add_argument("--method", nargs="+", choices=METHODS, default=["kendall"])

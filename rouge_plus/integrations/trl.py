@@ -36,8 +36,7 @@ def completion_text(completion: object) -> str:
             return content
         return "".join(part.get("text", "") for part in content if isinstance(part, dict))
     raise TypeError(
-        "a completion must be a string or a list of chat messages, "
-        f"got {type(completion).__name__}"
+        f"a completion must be a string or a list of chat messages, got {type(completion).__name__}"
     )
 
 

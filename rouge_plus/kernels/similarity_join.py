@@ -31,6 +31,16 @@ from .._compiled import compiled
 _compiled = compiled("kernels._similarity_join")
 
 
+def _popcount_by_bytes(values: np.ndarray) -> np.ndarray:
+    """The number of 1 bits of each uint64, for NumPy versions without ``np.bitwise_count``."""
+    per_byte = _BYTE_BITS[values.view(np.uint8)]
+    return per_byte.reshape(*values.shape, 8).sum(axis=-1, dtype=np.uint8)
+
+
+_BYTE_BITS = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
+popcount = getattr(np, "bitwise_count", _popcount_by_bytes)
+
+
 def document_frequency(owner: np.ndarray, ids: np.ndarray, vocab: int) -> np.ndarray:
     """How many documents hold each word id ``0 .. vocab - 1``, from ``owner[t]`` and ``ids[t]``
     of every token (by sorting, which NumPy does faster than hashing for int64 keys)."""
@@ -44,7 +54,7 @@ class Elements:
     """Every document's elements, as places in the global order (dense int64 keys), each
     document's run sorted: ``keys[starts[d]:starts[d + 1]]`` are document ``d``'s."""
 
-    __slots__ = ("keys", "starts")
+    __slots__ = ("keys", "starts", "_by_document")
 
     def __init__(
         self, owner: np.ndarray, ids: np.ndarray, n_docs: int, frequency: np.ndarray
@@ -68,6 +78,7 @@ class Elements:
         self.keys = np.cumsum(widest)[word] - widest[word] + occurrence
         self.starts = np.zeros(n_docs + 1, dtype=np.int64)
         np.cumsum(np.bincount(doc, minlength=n_docs), out=self.starts[1:])
+        self._by_document: np.ndarray | None = None
 
     def prefixes(
         self, docs: np.ndarray, sizes: np.ndarray
@@ -83,14 +94,34 @@ class Elements:
     def lengths(self, docs: np.ndarray) -> np.ndarray:
         return self.starts[docs + 1] - self.starts[docs]
 
+    def shared(self, docs: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """How many elements each document ``docs[k]`` shares with ``others[k]``: the clipped
+        unigram overlap of the two."""
+        sizes = self.lengths(docs)
+        pair = np.repeat(np.arange(len(docs)), sizes)
+        at = np.repeat(self.starts[docs] - np.cumsum(sizes) + sizes, sizes) + np.arange(len(pair))
+        n_keys = len(self.keys) + 1  # more than any key
+        if self._by_document is None:  # sorted: by document, then by element
+            owner = np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
+            self._by_document = owner * n_keys + self.keys
+        everything = self._by_document
+        wanted = others[pair] * n_keys + self.keys[at]
+        place = np.minimum(np.searchsorted(everything, wanted), len(everything) - 1)
+        found = everything[place] == wanted if len(everything) else np.zeros(0, dtype=bool)
+        return np.bincount(pair, weights=found, minlength=len(docs))
+
 
 class Needs(NamedTuple):
     """need(p, q) = ``table[probe_profile[p], indexed_profile[q]]``: the least overlap at which
-    the pair of documents p and q may reach the threshold (∞: never)."""
+    the pair of documents p and q may reach the threshold (∞: never); and a quick upper bound
+    on their overlap, ``popcount(present[p] & present[q]) + min(excess[p], excess[q])`` (the
+    buckets of ``all_pairs._Bounds``)."""
 
     table: np.ndarray  # float64, (probe profiles, indexed profiles)
     probe_profile: np.ndarray  # int64 per document
     indexed_profile: np.ndarray
+    present: np.ndarray  # uint64, (documents, words)
+    excess: np.ndarray  # float64 per document
 
 
 Window = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -148,10 +179,11 @@ def candidate_pairs(
         start = stop
         if counts[span].any():
             span_probes = (probe_doc[span], probe_rest[span], left[span], counts[span])
-            yield _first_visits(span_probes, postings, needs, seen, ordered)
+            yield _first_visits(elements, span_probes, postings, needs, seen, ordered)
 
 
 def _first_visits(
+    elements: Elements,
     probes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     postings: tuple[np.ndarray, np.ndarray],
     needs: Needs,
@@ -160,19 +192,24 @@ def _first_visits(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of :func:`candidate_pairs` from the probe elements ``(document, rest, first
     posting, number of postings)``, with the postings ``(document, rest)``; ``seen``: the last
-    probe document that read each document (updated)."""
+    probe document that read each document (updated). A pair the positional filter admits
+    is kept when the two documents share at least need(p, q) elements in all."""
     probe_doc, probe_rest, left, counts = probes
     total = int(counts.sum())
     if _compiled is not None:
         out_p, out_q = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
         table = np.ascontiguousarray(needs.table, dtype=np.float64)
         n = _compiled.first_visits(
+            elements.keys,
+            elements.starts,
             *probes,
             *postings,
             needs.probe_profile,
             needs.indexed_profile,
             table,
             table.shape[1],
+            needs.present,
+            needs.excess,
             seen,
             ordered,
             out_p,
@@ -189,5 +226,10 @@ def _first_visits(
     pairs, first = np.unique(p * n_docs + q, return_index=True)  # the first posting of each
     p, q = pairs // n_docs, pairs % n_docs
     seen[q] = p
-    admitted = needs.table[needs.probe_profile[p], needs.indexed_profile[q]] <= most[first]
-    return p[admitted], q[admitted]
+    need = needs.table[needs.probe_profile[p], needs.indexed_profile[q]]
+    hashed = popcount(needs.present[p] & needs.present[q]).sum(axis=1, dtype=np.int64)
+    hashed = hashed + np.minimum(needs.excess[p], needs.excess[q])
+    admitted = (need <= most[first]) & (hashed >= need)
+    p, q, need = p[admitted], q[admitted], need[admitted]
+    reaching = elements.shared(p, q) >= need
+    return p[reaching], q[reaching]

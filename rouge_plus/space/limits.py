@@ -242,9 +242,7 @@ def check_options(options: ScoreOptions) -> None:
         if n is not None and n > (SPACE_MAX_SYNONYM_NGRAM if measure.synonyms else SPACE_MAX_NGRAM):
             largest = f"rouge{SPACE_MAX_SYNONYM_NGRAM}+synonyms" if measure.synonyms else ""
             _refuse(measure.name, f"n-grams up to {largest or f'rouge{SPACE_MAX_NGRAM}'}")
-        if measure.is_weighted and not (
-            ROUGE_W_WEIGHTS[0] <= measure.weight <= ROUGE_W_WEIGHTS[1]
-        ):
+        if measure.is_weighted and not (ROUGE_W_WEIGHTS[0] <= measure.weight <= ROUGE_W_WEIGHTS[1]):
             low, high = ROUGE_W_WEIGHTS
             _refuse(measure.name, f"ROUGE-W weights from {low:g} to {high:g}")
         if measure.is_skip_bigram and (measure.max_gap or 0) > SPACE_MAX_SKIP_GAP:

@@ -306,9 +306,7 @@ def score_single(
     characters = check_sizes(Batch([prediction], [references]))
     pair = within_budget(budget, characters, report_pair, prediction, references, resolved,
                          int(ngram_n))  # fmt: skip
-    highlights = explanation_html(
-        prediction, pair.explained, int(ngram_n), resolved.needs_synonyms
-    )
+    highlights = explanation_html(prediction, pair.explained, int(ngram_n), resolved.needs_synonyms)
     summary = f"{len(references)} reference(s), combined with multi_ref=`{resolved.multi_ref}`"
     return scores_table_html(pair.scores), highlights, f"{summary}  \n`{pair.signature}`"
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rouge_plus import RougeScorer, dedupe, pairwise
+from rouge_plus.kernels import similarity_join
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*produced no tokens:UserWarning")
 
@@ -152,8 +153,8 @@ def test_the_bound_prunes_unrelated_pairs():
 def test_popcount_without_bitwise_count():
     values = np.random.default_rng(0).integers(0, 2**63, size=(5, 7), dtype=np.uint64)
     expected = np.vectorize(lambda v: bin(int(v)).count("1"))(values)
-    assert np.array_equal(PAIRWISE._popcount_by_bytes(values), expected)
-    assert np.array_equal(PAIRWISE.popcount(values), expected)
+    assert np.array_equal(similarity_join._popcount_by_bytes(values), expected)
+    assert np.array_equal(similarity_join.popcount(values), expected)
 
 
 def _corpus(n: int, seed: int = 0) -> list[str]:
@@ -307,8 +308,15 @@ def test_the_prefix_filter_is_used_where_it_holds_and_counts_few_pairs():
     scorer, _, _ = PAIRWISE._setup(texts, "rougeL", "f", 1, "threads", {}, str, True)
     docs = np.arange(len(texts), dtype=np.int64)
     prefix = PAIRWISE._PrefixFilter.build(scorer, docs, docs, 0.7)
-    candidates = sum(len(p) for p, _ in prefix.candidates(docs, docs, True))
-    assert 50 <= candidates < 0.01 * len(texts) ** 2 / 2
+    candidates = {
+        (int(p), int(q))
+        for ps, qs in prefix.candidates(docs, docs, True)
+        for p, q in zip(ps, qs, strict=True)
+    }
+    rows, columns = np.nonzero(np.triu(pairwise(texts) >= 0.7, k=1))
+    assert len(rows) >= 40  # the near-duplicates, but for the shortest texts
+    assert set(zip(rows.tolist(), columns.tolist(), strict=True)) <= candidates
+    assert len(candidates) < 0.01 * len(texts) ** 2 / 2
     # ROUGE-L F, beta = 1: alpha = ceil(t|x| / (2 - t)), the prefix |x| - alpha + 1.
     _, sentences, documents = scorer.encoded.arrays()
     lengths = np.diff(sentences[documents])

@@ -66,37 +66,37 @@ def test_compiled_and_twin_find_the_same_pairs_and_miss_none(
 
 @pytest.mark.skipif(COMPILED is None, reason="the compiled join is not built")
 def test_the_compiled_loop_checks_its_buffers():
-    one = np.zeros(1, dtype=np.int64)
-    need = np.zeros((1, 1))
+    """Two documents of one element each, both profile 0, need 1: document 0 probes the
+    posting of document 1."""
+    zero, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
+    keys, profiles = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
     seen = np.full(2, -1, dtype=np.int64)
-    ones, room = np.ones(1, dtype=np.int64), np.empty(1, dtype=np.int64)
 
-    def call(posting_doc=one, counts=ones, out=room):
-        profiles = np.zeros(2, dtype=np.int64)
+    def call(starts=(0, 1, 2), posting_doc=one, counts=one, room=1, present=None):
+        seen[:] = -1
+        out = np.empty(room, dtype=np.int64)
         return COMPILED.first_visits(
-            one,
-            one + 3,
-            one,
-            counts,
-            posting_doc,
-            one + 2,
-            profiles,
-            profiles,
-            need,
-            1,
-            seen,
-            False,
-            out,
-            out.copy(),
+            *(keys, np.array(starts, dtype=np.int64)),
+            *(zero, one, zero, counts),  # probe element: document, rest, first posting, count
+            *(posting_doc, one),  # postings: document, rest
+            *(profiles, profiles, np.ones((1, 1)), 1),  # need table, its columns
+            *(np.ones((2, 1), dtype=np.uint64) if present is None else present, np.zeros(2)),
+            *(seen, False, out, out.copy()),
         )
 
-    assert call(posting_doc=np.ones(1, dtype=np.int64)) == 1
-    with pytest.raises(ValueError, match="out of range"):
-        call(posting_doc=np.full(1, 9, dtype=np.int64))  # a document past seen
-    with pytest.raises(ValueError, match="out of range"):
-        call(counts=np.full(1, 5, dtype=np.int64))  # postings past the end
-    with pytest.raises(ValueError, match="out of range"):
-        seen[:] = -1
-        call(posting_doc=np.ones(1, dtype=np.int64), out=np.empty(0, np.int64))  # no room
+    assert call() == 1
+    assert call(starts=(0, 1, 1)) == 0  # document 1 has no element to share
+    for bad in [
+        {"posting_doc": np.full(1, 9, dtype=np.int64)},  # a document past seen
+        {"counts": np.full(1, 5, dtype=np.int64)},  # postings past the end
+        {"starts": (0, 1, 7)},  # elements past the keys
+        {"starts": (0, 2, 1)},  # a run that ends before it starts
+        {"room": 0},  # no room for the pair
+    ]:
+        with pytest.raises(ValueError, match="out of range"):
+            call(**bad)
     with pytest.raises(ValueError, match="inconsistent sizes"):
         call(counts=np.ones(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        call(starts=(0, 1))
+    assert call(present=np.array([[1], [2]], dtype=np.uint64)) == 0  # no bucket in common
