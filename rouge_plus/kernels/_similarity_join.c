@@ -1,46 +1,55 @@
 /*
  * rouge_plus.kernels._similarity_join: the candidate pairs of a prefix-filtered join, the inner
- * loop of similarity_join.candidate_pairs (whose NumPy code is its twin, to the same pairs).
+ * loop of similarity_join.candidate_pairs (whose NumPy code, _first_visits, is its twin, to the
+ * same pairs).
  *
- * The probe elements come in order, each document's elements together and in the global order;
- * element e of probe document p, with rest[e] elements of p from it on, reads the postings
- * left[e] .. left[e] + counts[e] - 1: indexed documents q holding the same element, with their
- * rests. The FIRST posting of q met by p decides the pair (later ones are skipped): it is
- * admitted when need(p, q) <= min(rest of p, rest of q), need read from a table over the two
- * documents' profiles. Met first at their first shared element, a pair that can reach the
- * threshold is admitted there (the positional filter of PPJoin); met first later, the pair
- * could not reach it at its first shared element (which the window of postings skipped), so
- * admitting it or not loses nothing. An admitted pair is kept when the two documents share at
- * least need(p, q) elements in all, the least overlap at which the pair's score bound reaches
- * the threshold: first by the bound of their buckets (a few words of bits), then exactly (their
- * whole runs of elements merged). `seen[q]` records the last probe document that met q, so
- * that no per-document table is cleared between probe documents. Runs without the GIL.
- */
+ * The probe elements come in order, each document's elements together and in the global order.
+ * Element e of probe document p, with rest[e] elements of p from it on, reads the postings of
+ * its element (indexed documents q holding it, with their rests, sorted by rest) whose rest is
+ * within lo[e] .. hi[e], found by binary search. The positional filter of PPJoin admits a pair
+ * at a posting when need(p, q) <= min(rest of p, rest of q), need read from a table over the
+ * two documents' profiles; the posting alone holds what it reads. As both rests shrink from
+ * one shared element to the next, a pair passes at some posting only if it passes at its
+ * first shared element read: the first passing posting decides it, and `seen` (per indexed
+ * document, the last probe document that admitted it, so that nothing is cleared between probe
+ * documents) skips the rest. What the loop reads at random of an indexed document is in arrays
+ * of the indexed documents only (by slot), which stay in cache longer than arrays of all. An admitted pair is kept when the two documents share at least need(p, q) elements
+ * in all, the least overlap at which the pair's score bound reaches the threshold: first by the
+ * bound of their buckets (a few words of bits), then exactly (their whole runs of elements
+ * merged). Runs without the GIL. */
 #include "../_compiled/common.h"
 
 #include <math.h>
 
 typedef struct {
     const int64_t *keys, *starts; /* every document's elements, each run sorted */
-    const int64_t *probe_doc, *probe_rest, *left, *counts;
-    const int64_t *posting_doc, *posting_rest;
-    const int64_t *probe_profile, *indexed_profile;
+    const int64_t *probe_doc, *probe_key, *probe_rest, *lo, *hi;
+    const int64_t *posting_starts, *posting_slot, *posting_rest, *posting_profile;
+    /* Per indexed document (slot): the document, its buckets. */
+    const int64_t *indexed_doc;
+    const uint64_t *indexed_present;
+    const double *indexed_excess;
+    /* Per document: its row of the need table, its buckets. */
+    const int64_t *probe_profile;
     const double *need;
-    const uint64_t *present; /* per document, `words` words of bits: the buckets it fills */
-    const double *excess;    /* per document, its tokens in a bucket already filled */
+    const uint64_t *present; /* `words` words of bits: the buckets it fills */
+    const double *excess;    /* its tokens in a bucket already filled */
     int64_t *seen, *out_p, *out_q;
-    Py_ssize_t n_keys, n_elements, n_postings, n_docs, rows, columns, words, capacity;
+    Py_ssize_t n_keys, n_elements, n_posting_keys, n_postings, n_docs, n_indexed, rows, columns,
+        words, capacity;
     int ordered;
 } Join;
 
-/* At least the overlap of documents p and q, from their buckets (all_pairs._Bounds). */
-static double hashed_overlap(const Join *j, int64_t p, int64_t q)
+/* At least the overlap of probe document p and indexed document `slot`, from their buckets
+ * (all_pairs._Bounds). */
+static double hashed_overlap(const Join *j, int64_t p, int64_t slot)
 {
-    const uint64_t *a = j->present + p * j->words, *b = j->present + q * j->words;
+    const uint64_t *a = j->present + p * j->words, *b = j->indexed_present + slot * j->words;
     int64_t bits = 0;
     for (Py_ssize_t w = 0; w < j->words; w++)
         bits += __builtin_popcountll(a[w] & b[w]);
-    return (double)bits + (j->excess[p] < j->excess[q] ? j->excess[p] : j->excess[q]);
+    double ea = j->excess[p], eb = j->indexed_excess[slot];
+    return (double)bits + (ea < eb ? ea : eb);
 }
 
 /* Whether documents p and q share at least `need` elements (a merge of their sorted runs that
@@ -68,31 +77,55 @@ static int shares_at_least(const Join *j, int64_t p, int64_t q, double need)
     return 1;
 }
 
-/* The pairs written, or -1 when an index is out of range (nothing else is checked per posting). */
+/* The first place in rest[first .. last - 1] (ascending) whose value is at least value. */
+static int64_t first_at_least(const int64_t *rest, int64_t first, int64_t last, int64_t value)
+{
+    while (first < last) {
+        int64_t middle = first + (last - first) / 2;
+        if (rest[middle] < value)
+            first = middle + 1;
+        else
+            last = middle;
+    }
+    return first;
+}
+
+/* The pairs written, or -1 when an index is out of range. */
 static Py_ssize_t first_visits_of(const Join *j)
 {
     Py_ssize_t n = 0;
     for (Py_ssize_t e = 0; e < j->n_elements; e++) {
-        const int64_t p = j->probe_doc[e], rest = j->probe_rest[e];
-        const int64_t first = j->left[e], last = first + j->counts[e];
-        if (p < 0 || p >= j->n_docs || first < 0 || j->counts[e] < 0 || last > j->n_postings)
+        const int64_t p = j->probe_doc[e], key = j->probe_key[e], rest = j->probe_rest[e];
+        if (p < 0 || p >= j->n_docs || key < 0 || key >= j->n_posting_keys)
             return -1;
+        int64_t first = j->posting_starts[key], last = j->posting_starts[key + 1];
+        if (first < 0 || first > last || last > j->n_postings)
+            return -1;
+        /* The postings whose rest is within the window: sorted by rest. */
+        first = first_at_least(j->posting_rest, first, last, j->lo[e]);
+        last = j->hi[e] == INT64_MAX ? last : first_at_least(j->posting_rest, first, last, j->hi[e] + 1);
         const int64_t row = j->probe_profile[p];
         if (row < 0 || row >= j->rows)
             return -1;
         const double *need = j->need + row * j->columns;
         for (int64_t k = first; k < last; k++) {
-            const int64_t q = j->posting_doc[k];
-            if (q < 0 || q >= j->n_docs)
-                return -1;
-            if (j->seen[q] == p || (j->ordered && q <= p))
-                continue;
-            j->seen[q] = p;
-            const int64_t column = j->indexed_profile[q];
+            /* The positional filter first: it reads the posting alone. */
+            const int64_t column = j->posting_profile[k];
             if (column < 0 || column >= j->columns)
                 return -1;
             const int64_t most = rest < j->posting_rest[k] ? rest : j->posting_rest[k];
-            if (need[column] > (double)most || hashed_overlap(j, p, q) < need[column])
+            if (need[column] > (double)most)
+                continue;
+            const int64_t slot = j->posting_slot[k];
+            if (slot < 0 || slot >= j->n_indexed)
+                return -1;
+            const int64_t q = j->indexed_doc[slot];
+            if (q < 0 || q >= j->n_docs)
+                return -1;
+            if ((j->ordered && q <= p) || j->seen[slot] == p)
+                continue;
+            j->seen[slot] = p;
+            if (hashed_overlap(j, p, slot) < need[column])
                 continue;
             int shares = shares_at_least(j, p, q, need[column]);
             if (shares < 0)
@@ -110,29 +143,35 @@ static Py_ssize_t first_visits_of(const Join *j)
 }
 
 PyDoc_STRVAR(first_visits_doc,
-             "first_visits(keys, starts, probe_doc, probe_rest, left, counts, posting_doc,\n"
-             "             posting_rest, probe_profile, indexed_profile, need, columns, present,\n"
+             "first_visits(keys, starts, probe_doc, probe_key, probe_rest, lo, hi, posting_starts,\n"
+             "             posting_slot, posting_rest, posting_profile, indexed_doc,\n"
+             "             indexed_present, indexed_excess, probe_profile, need, columns, present,\n"
              "             excess, seen, ordered, out_p, out_q) -> n\n\n"
              "Writes the admitted pairs to out_p[:n], out_q[:n] and returns n. Every buffer is\n"
-             "C-contiguous and int64 but need, float64 (profiles x columns, row-major), present,\n"
-             "uint64 (documents x words), and excess, float64 (one per document); seen holds one\n"
-             "entry per document (-1 at first) and is updated in place.");
+             "C-contiguous and int64 but need, float64 (profiles x columns, row-major), the\n"
+             "buckets (present, uint64, documents x words), and excess, float64; seen holds one\n"
+             "entry per indexed document (-1 at first) and is updated in place.");
 
 static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    enum { KEYS, STARTS, PROBE_DOC, PROBE_REST, LEFT, COUNTS, POSTING_DOC, POSTING_REST,
-           PROBE_PROFILE, INDEXED_PROFILE, NEED, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q, VIEWS };
+    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, LO, HI, POSTING_STARTS, POSTING_SLOT,
+           POSTING_REST, POSTING_PROFILE, INDEXED_DOC, INDEXED_PRESENT, INDEXED_EXCESS,
+           PROBE_PROFILE, NEED, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q, VIEWS };
     static const char *names[VIEWS] = {
-        "keys",          "starts",          "probe_doc", "probe_rest", "left",  "counts",
-        "posting_doc",   "posting_rest",    "probe_profile", "indexed_profile", "need",
-        "present",       "excess",          "seen",      "out_p",      "out_q"};
+        "keys",          "starts",       "probe_doc",       "probe_key",       "probe_rest",
+        "lo",            "hi",           "posting_starts",  "posting_slot",    "posting_rest",
+        "posting_profile", "indexed_doc", "indexed_present", "indexed_excess", "probe_profile",
+        "need",          "present",      "excess",          "seen",            "out_p",
+        "out_q"};
     PyObject *objects[VIEWS];
     Py_ssize_t columns;
     int ordered;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOnOOOpOO", &objects[KEYS], &objects[STARTS],
-                          &objects[PROBE_DOC], &objects[PROBE_REST], &objects[LEFT],
-                          &objects[COUNTS], &objects[POSTING_DOC], &objects[POSTING_REST],
-                          &objects[PROBE_PROFILE], &objects[INDEXED_PROFILE], &objects[NEED],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOnOOOpOO", &objects[KEYS], &objects[STARTS],
+                          &objects[PROBE_DOC], &objects[PROBE_KEY], &objects[PROBE_REST],
+                          &objects[LO], &objects[HI], &objects[POSTING_STARTS],
+                          &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[POSTING_PROFILE],
+                          &objects[INDEXED_DOC], &objects[INDEXED_PRESENT],
+                          &objects[INDEXED_EXCESS], &objects[PROBE_PROFILE], &objects[NEED],
                           &columns, &objects[PRESENT], &objects[EXCESS], &objects[SEEN], &ordered,
                           &objects[OUT_P], &objects[OUT_Q]))
         return NULL;
@@ -142,16 +181,21 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
     for (; v < VIEWS; v++)
         if (get_buffer(objects[v], &views[v], 8, names[v]) < 0)
             goto done;
-    Py_ssize_t n_elements = views[PROBE_DOC].len / 8, n_postings = views[POSTING_DOC].len / 8;
-    Py_ssize_t n_docs = views[SEEN].len / 8, capacity = views[OUT_P].len / 8;
-    Py_ssize_t n_need = views[NEED].len / 8;
-    Py_ssize_t words = n_docs ? views[PRESENT].len / 8 / n_docs : 0;
-    if (columns < 1 || n_need % columns || views[STARTS].len / 8 != n_docs + 1 ||
-        views[PRESENT].len / 8 != n_docs * words || views[EXCESS].len / 8 != n_docs || views[PROBE_REST].len / 8 != n_elements ||
-        views[LEFT].len / 8 != n_elements || views[COUNTS].len / 8 != n_elements ||
-        views[POSTING_REST].len / 8 != n_postings || views[PROBE_PROFILE].len / 8 != n_docs ||
-        views[INDEXED_PROFILE].len / 8 != n_docs || views[OUT_Q].len / 8 != capacity ||
-        views[SEEN].readonly || views[OUT_P].readonly || views[OUT_Q].readonly) {
+    Py_ssize_t n_elements = views[PROBE_DOC].len / 8, n_postings = views[POSTING_SLOT].len / 8;
+    Py_ssize_t n_docs = views[STARTS].len / 8 - 1, n_indexed = views[INDEXED_DOC].len / 8;
+    Py_ssize_t n_need = views[NEED].len / 8, n_posting_keys = views[POSTING_STARTS].len / 8 - 1;
+    Py_ssize_t capacity = views[OUT_P].len / 8, words = n_docs > 0 ? views[PRESENT].len / 8 / n_docs : 0;
+    int consistent = columns >= 1 && n_need % columns == 0 && n_posting_keys >= 0 && n_docs >= 0 &&
+                     views[PRESENT].len / 8 == n_docs * words && views[EXCESS].len / 8 == n_docs &&
+                     views[PROBE_PROFILE].len / 8 == n_docs &&
+                     views[INDEXED_PRESENT].len / 8 == n_indexed * words &&
+                     views[INDEXED_EXCESS].len / 8 == n_indexed && views[SEEN].len / 8 == n_indexed &&
+                     views[POSTING_REST].len / 8 == n_postings &&
+                     views[POSTING_PROFILE].len / 8 == n_postings && views[OUT_Q].len / 8 == capacity &&
+                     !views[SEEN].readonly && !views[OUT_P].readonly && !views[OUT_Q].readonly;
+    for (int k = PROBE_KEY; k <= HI; k++)
+        consistent = consistent && views[k].len / 8 == n_elements;
+    if (!consistent) {
         PyErr_SetString(PyExc_ValueError, "first_visits: buffers of inconsistent sizes");
         goto done;
     }
@@ -159,13 +203,18 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .keys = views[KEYS].buf,
         .starts = views[STARTS].buf,
         .probe_doc = views[PROBE_DOC].buf,
+        .probe_key = views[PROBE_KEY].buf,
         .probe_rest = views[PROBE_REST].buf,
-        .left = views[LEFT].buf,
-        .counts = views[COUNTS].buf,
-        .posting_doc = views[POSTING_DOC].buf,
+        .lo = views[LO].buf,
+        .hi = views[HI].buf,
+        .posting_starts = views[POSTING_STARTS].buf,
+        .posting_slot = views[POSTING_SLOT].buf,
         .posting_rest = views[POSTING_REST].buf,
+        .posting_profile = views[POSTING_PROFILE].buf,
+        .indexed_doc = views[INDEXED_DOC].buf,
+        .indexed_present = views[INDEXED_PRESENT].buf,
+        .indexed_excess = views[INDEXED_EXCESS].buf,
         .probe_profile = views[PROBE_PROFILE].buf,
-        .indexed_profile = views[INDEXED_PROFILE].buf,
         .need = views[NEED].buf,
         .present = views[PRESENT].buf,
         .excess = views[EXCESS].buf,
@@ -174,8 +223,10 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .out_q = views[OUT_Q].buf,
         .n_keys = views[KEYS].len / 8,
         .n_elements = n_elements,
+        .n_posting_keys = n_posting_keys,
         .n_postings = n_postings,
         .n_docs = n_docs,
+        .n_indexed = n_indexed,
         .rows = n_need / columns,
         .columns = columns,
         .words = words,

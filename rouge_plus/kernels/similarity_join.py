@@ -137,9 +137,10 @@ def candidate_pairs(
     window: Window,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every pair ``(p, q)`` of a probe document ``p`` and an indexed document ``q`` whose
-    prefixes share an element (with ``p < q`` when ``ordered``) and that the positional filter
-    admits, each pair once, in chunks of about ``chunk_pairs`` pairs at most (all pairs of one
-    probe document are in one chunk).
+    prefixes share an element (with ``p < q`` when ``ordered``), that the positional filter
+    admits and whose documents share at least need(p, q) elements, each pair once, in chunks
+    (all pairs of one probe document are in one chunk; a chunk reads about ``chunk_pairs``
+    postings).
 
     ``probes`` and ``indexed`` are ``(documents, prefix sizes)``; each probe document's elements
     are read in the global order. Found through a shared element at place i of p and j of q, a
@@ -148,88 +149,126 @@ def candidate_pairs(
     there when ``needs`` allows that overlap. ``window(p, rest)`` bounds, for a probe element of
     p with that rest, the rests of the postings the filter could admit with it (``(lo, hi)``,
     inclusive), and only those postings are read: each element's postings are sorted by rest.
-    The first posting of q that p reads decides the pair. A pair that can reach the threshold
-    is read first at its first shared element, which both prefixes hold (the prefix lemma), so
-    it is admitted; a pair read first later could not pass there, so whatever the later
-    decision, nothing is lost. The loop over the postings is compiled (``_similarity_join.c``),
-    with :func:`_first_visits` as its twin.
+    A pair that can reach the threshold passes at its first shared element, which both
+    prefixes hold (the prefix lemma); a pair that passes at a later one only is admitted too,
+    which loses nothing. The loop over the postings is compiled (``_similarity_join.c``), with
+    :func:`_first_visits` as its twin.
     """
     index_doc, index_key, index_place = elements.prefixes(*indexed)
     index_rest = elements.lengths(index_doc) - index_place
     width = int(index_rest.max()) + 1 if len(index_rest) else 1
     combined = index_key * width + index_rest
     by_posting = np.argsort(combined, kind="stable")  # postings by element, then by rest
-    combined, index_doc = combined[by_posting], index_doc[by_posting]
-    index_rest = index_rest[by_posting]
+    # The indexed documents numbered 0 .. k - 1 (their slots): what the loop reads of them at
+    # random then lies in arrays of k entries, not of every document.
+    slot_of = np.full(len(elements.starts) - 1, -1, dtype=np.int64)
+    slot_of[indexed[0]] = np.arange(len(indexed[0]))
+    index_doc = index_doc[by_posting]
+    n_keys = len(elements.keys) + 1  # more than any key
+    postings = Postings(
+        np.concatenate([[0], np.cumsum(np.bincount(index_key, minlength=n_keys))]),
+        slot_of[index_doc],
+        index_rest[by_posting],
+        needs.indexed_profile[index_doc],
+        combined[by_posting],
+        width,
+        indexed[0],
+        needs.present[indexed[0]],
+        needs.excess[indexed[0]],
+    )
     probe_doc, probe_key, probe_place = elements.prefixes(*probes)
     probe_rest = elements.lengths(probe_doc) - probe_place
     lo, hi = window(probe_doc, probe_rest)
-    left = np.searchsorted(combined, probe_key * width + np.clip(lo, 0, width))
-    right = np.searchsorted(combined, probe_key * width + np.clip(hi, -1, width - 1), "right")
-    counts = np.maximum(right - left, 0)
-    postings = (index_doc, index_rest)
-    seen = np.full(len(elements.starts) - 1, -1, dtype=np.int64)
-    # Chunks end where a probe document ends (its elements are contiguous in probe_doc), after
-    # about chunk_pairs postings.
+    # At most the postings of each probe element are read: chunks end where a probe document
+    # ends (its elements are contiguous in probe_doc), after about chunk_pairs of them.
+    most = postings.starts[probe_key + 1] - postings.starts[probe_key]
     ends = np.flatnonzero(np.diff(probe_doc, append=-1) != 0) + 1
-    chunk = np.cumsum(counts)[ends - 1] // chunk_pairs
+    chunk = np.cumsum(most)[ends - 1] // chunk_pairs
+    seen = np.full(len(indexed[0]), -1, dtype=np.int64)
     start = 0
     for stop in ends[np.diff(chunk, append=-1) != 0].tolist():
         span = slice(start, stop)
         start = stop
-        if counts[span].any():
-            span_probes = (probe_doc[span], probe_rest[span], left[span], counts[span])
+        if most[span].any():
+            span_probes = ProbeElements(
+                probe_doc[span], probe_key[span], probe_rest[span], lo[span], hi[span]
+            )
             yield _first_visits(elements, span_probes, postings, needs, seen, ordered)
+
+
+class ProbeElements(NamedTuple):
+    """Prefix elements of probe documents, each document's together and in the global order."""
+
+    doc: np.ndarray
+    key: np.ndarray
+    rest: np.ndarray  # elements of the document from this one on
+    lo: np.ndarray  # the window of rests of the postings to read (see :func:`candidate_pairs`)
+    hi: np.ndarray
+
+
+class Postings(NamedTuple):
+    """The indexed documents' prefix elements by element, each element's sorted by rest; and
+    per indexed document (by slot), the document and its buckets (see :class:`Needs`)."""
+
+    starts: np.ndarray  # element k's postings: starts[k] .. starts[k + 1] - 1
+    slot: np.ndarray
+    rest: np.ndarray
+    profile: np.ndarray  # the document's column of the need table
+    combined: np.ndarray  # key * width + rest, sorted (for the twin's search)
+    width: int
+    docs: np.ndarray  # per slot
+    present: np.ndarray
+    excess: np.ndarray
 
 
 def _first_visits(
     elements: Elements,
-    probes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    postings: tuple[np.ndarray, np.ndarray],
+    probes: ProbeElements,
+    postings: Postings,
     needs: Needs,
     seen: np.ndarray,
     ordered: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of :func:`candidate_pairs` from the probe elements ``(document, rest, first
-    posting, number of postings)``, with the postings ``(document, rest)``; ``seen``: the last
-    probe document that read each document (updated). A pair the positional filter admits
-    is kept when the two documents share at least need(p, q) elements in all."""
-    probe_doc, probe_rest, left, counts = probes
-    total = int(counts.sum())
+    """The pairs of :func:`candidate_pairs` from some probe elements (``seen``: the compiled
+    loop's record of the last probe document that admitted each indexed one). A pair is admitted
+    by the positional filter at its first posting that passes it (as the rests only shrink
+    from one shared element to the next, that is the first shared element read, if any
+    passes), then kept when the two documents share at least need(p, q) elements in all."""
+    # A probe document admits each indexed document once at most.
+    probe_docs = 1 + int(np.count_nonzero(np.diff(probes.doc)))
+    read = postings.starts[probes.key + 1] - postings.starts[probes.key]
+    capacity = min(int(read.sum()), probe_docs * len(seen))
     if _compiled is not None:
-        out_p, out_q = np.empty(total, dtype=np.int64), np.empty(total, dtype=np.int64)
+        out_p, out_q = np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64)
         table = np.ascontiguousarray(needs.table, dtype=np.float64)
         n = _compiled.first_visits(
-            elements.keys,
-            elements.starts,
-            *probes,
-            *postings,
-            needs.probe_profile,
-            needs.indexed_profile,
-            table,
-            table.shape[1],
-            needs.present,
-            needs.excess,
-            seen,
-            ordered,
-            out_p,
-            out_q,
+            *(elements.keys, elements.starts),
+            *(probes.doc, probes.key, probes.rest, probes.lo, probes.hi),
+            *(postings.starts, postings.slot, postings.rest, postings.profile),
+            *(postings.docs, postings.present, postings.excess),
+            *(needs.probe_profile, table, table.shape[1], needs.present, needs.excess),
+            *(seen, ordered, out_p, out_q),
         )
         return out_p[:n], out_q[:n]
-    posting = np.repeat(left - np.cumsum(counts) + counts, counts) + np.arange(total)
-    p, q = np.repeat(probe_doc, counts), postings[0][posting]
-    most = np.minimum(np.repeat(probe_rest, counts), postings[1][posting])
-    # The documents read before, by an earlier probe document (as the compiled loop skips).
-    fresh = (seen[q] != p) & (q > p if ordered else True)
-    p, q, most = p[fresh], q[fresh], most[fresh]
-    n_docs = len(seen)
-    pairs, first = np.unique(p * n_docs + q, return_index=True)  # the first posting of each
-    p, q = pairs // n_docs, pairs % n_docs
-    seen[q] = p
-    need = needs.table[needs.probe_profile[p], needs.indexed_profile[q]]
-    hashed = popcount(needs.present[p] & needs.present[q]).sum(axis=1, dtype=np.int64)
-    hashed = hashed + np.minimum(needs.excess[p], needs.excess[q])
-    admitted = (need <= most[first]) & (hashed >= need)
-    p, q, need = p[admitted], q[admitted], need[admitted]
+    base = probes.key * postings.width
+    left = np.searchsorted(postings.combined, base + np.clip(probes.lo, 0, postings.width))
+    right = np.searchsorted(
+        postings.combined, base + np.clip(probes.hi, -1, postings.width - 1), "right"
+    )
+    counts = np.maximum(right - left, 0)
+    posting = np.repeat(left - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+    p, slot = np.repeat(probes.doc, counts), postings.slot[posting]
+    q = postings.docs[slot]
+    most = np.minimum(np.repeat(probes.rest, counts), postings.rest[posting])
+    need = needs.table[needs.probe_profile[p], postings.profile[posting]]
+    passes = (need <= most) & (q > p if ordered else True)
+    p, q, slot, need = p[passes], q[passes], slot[passes], need[passes]
+    n_docs = len(elements.starts) - 1
+    pairs, first = np.unique(p * n_docs + q, return_index=True)
+    p, q, slot, need = pairs // n_docs, pairs % n_docs, slot[first], need[first]
+    hashed = popcount(needs.present[p] & postings.present[slot]).sum(axis=1, dtype=np.int64)
+    hashed = hashed + np.minimum(needs.excess[p], postings.excess[slot])
+    near = hashed >= need
+    p, q, need = p[near], q[near], need[near]
     reaching = elements.shared(p, q) >= need
     return p[reaching], q[reaching]
