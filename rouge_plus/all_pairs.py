@@ -307,12 +307,6 @@ class _PrefixFilter:
     ref_profile: np.ndarray
     pred_prefix: np.ndarray  # per document, its prefix size as a prediction
     ref_prefix: np.ndarray
-    # Each prediction profile's row of need, sorted (∞ capped at one more than any length) and
-    # keyed ``row * stride + need`` to search them all at once; with the longest reference
-    # token count up to each place of the sorted row: see :meth:`rest_window`.
-    window_keys: np.ndarray
-    window_longest: np.ndarray
-    stride: int
     present: np.ndarray  # the bound's buckets (see :class:`_Bounds`)
     excess: np.ndarray
 
@@ -354,12 +348,6 @@ class _PrefixFilter:
         pred_prefix[preds] = _prefix_sizes(lengths[preds], need.min(axis=1)[pred_of])
         ref_prefix[refs] = _prefix_sizes(lengths[refs], need.min(axis=0)[ref_of])
         elements = Elements(*_tokens(encoded), n_docs, bounds.frequency)
-        by_need = np.argsort(need, axis=1, kind="stable")
-        ceiling = int(lengths.max()) + 1
-        capped = np.minimum(np.take_along_axis(need, by_need, axis=1), ceiling).astype(np.int64)
-        stride = ceiling + 1
-        window_keys = (np.arange(len(need))[:, None] * stride + capped).ravel()
-        window_longest = np.maximum.accumulate(ref_len.astype(np.int64)[by_need], axis=1)
         return cls(
             elements,
             need,
@@ -367,9 +355,6 @@ class _PrefixFilter:
             ref_profile,
             pred_prefix,
             ref_prefix,
-            window_keys,
-            window_longest,
-            stride,
             bounds.present,
             bounds.excess,
         )
@@ -386,22 +371,7 @@ class _PrefixFilter:
             ordered,
             JOIN_CHUNK_PAIRS,
             Needs(self.need, self.pred_profile, self.ref_profile, self.present, self.excess),
-            self.rest_window,
         )
-
-    def rest_window(self, preds: np.ndarray, rests: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """For a prefix element of each prediction ``preds[k]`` with ``rests[k]`` elements from
-        it on, the rests of the references' elements it may pair with, ``(lo, hi)``: a pair
-        (x, y) is admitted only if need(x, y) ≤ the rest of each side. So the rest of y's element
-        is at least the least need of x's row, and y has at most the most tokens of a reference
-        profile whose need is ≤ the rest of x's element (no such profile: ``hi = -1``)."""
-        profile = self.pred_profile[preds]
-        columns = self.window_longest.shape[1]
-        at = np.searchsorted(self.window_keys, profile * self.stride + rests, "right") - 1
-        reachable = at >= profile * columns
-        hi = np.where(reachable, self.window_longest.ravel()[at], -1)
-        lo = self.window_keys[profile * columns] - profile * self.stride
-        return lo, hi
 
 
 def _profiles(

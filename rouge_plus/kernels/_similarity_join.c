@@ -5,26 +5,29 @@
  *
  * The probe elements come in order, each document's elements together and in the global order.
  * Element e of probe document p, with rest[e] elements of p from it on, reads the postings of
- * its element (indexed documents q holding it, with their rests, sorted by rest) whose rest is
- * within lo[e] .. hi[e], found by binary search. The positional filter of PPJoin admits a pair
- * at a posting when need(p, q) <= min(rest of p, rest of q), need read from a table over the
- * two documents' profiles; the posting alone holds what it reads. As both rests shrink from
- * one shared element to the next, a pair passes at some posting only if it passes at its
- * first shared element read: the first passing posting decides it, and `seen` (per indexed
- * document, the last probe document that admitted it, so that nothing is cleared between probe
- * documents) skips the rest. What the loop reads at random of an indexed document is in arrays
- * of the indexed documents only (by slot), which stay in cache longer than arrays of all. An admitted pair is kept when the two documents share at least need(p, q) elements
- * in all, the least overlap at which the pair's score bound reaches the threshold: first by the
- * bound of their buckets (a few words of bits), then exactly (their whole runs of elements
- * merged). Runs without the GIL. */
+ * its element: indexed documents q holding it, with their rests, in groups of one profile of q,
+ * sorted by rest within a group. The positional filter of PPJoin admits a pair at a posting when
+ * need(p, q) <= min(rest of p, rest of q), need read from a table over the two documents'
+ * profiles: a group passes the probe's side whole or not at all, and the posting's side from
+ * its first posting of rest >= need on (a binary search); only those postings are read. A pair
+ * is admitted once (`seen`: per indexed document, the last probe document that admitted it, so
+ * that nothing is cleared between probe documents), then kept when the two documents share at
+ * least need(p, q) elements in all, the least overlap at which the pair's score bound reaches
+ * the threshold: first by the bound of their buckets (a few words of bits), then exactly (their
+ * whole runs of elements merged). What the loop reads at random of an indexed document is in
+ * arrays of the indexed documents only (by slot), which stay in cache longer than arrays of
+ * all. Runs without the GIL. */
 #include "../_compiled/common.h"
 
 #include <math.h>
 
 typedef struct {
     const int64_t *keys, *starts; /* every document's elements, each run sorted */
-    const int64_t *probe_doc, *probe_key, *probe_rest, *lo, *hi;
-    const int64_t *posting_starts, *posting_slot, *posting_rest, *posting_profile;
+    const int64_t *probe_doc, *probe_key, *probe_rest;
+    /* Element k's groups are groups[k] .. groups[k + 1] - 1; group g's postings (sorted by rest)
+     * group_starts[g] .. group_starts[g + 1] - 1, of documents of profile group_profile[g]. */
+    const int64_t *groups, *group_starts, *group_profile;
+    const int64_t *posting_slot, *posting_rest;
     /* Per indexed document (slot): the document, its buckets. */
     const int64_t *indexed_doc;
     const uint64_t *indexed_present;
@@ -35,8 +38,8 @@ typedef struct {
     const uint64_t *present; /* `words` words of bits: the buckets it fills */
     const double *excess;    /* its tokens in a bucket already filled */
     int64_t *seen, *out_p, *out_q;
-    Py_ssize_t n_keys, n_elements, n_posting_keys, n_postings, n_docs, n_indexed, rows, columns,
-        words, capacity;
+    Py_ssize_t n_keys, n_elements, n_posting_keys, n_groups, n_postings, n_docs, n_indexed, rows,
+        columns, words, capacity;
     int ordered;
 } Join;
 
@@ -90,6 +93,24 @@ static int64_t first_at_least(const int64_t *rest, int64_t first, int64_t last, 
     return first;
 }
 
+/* Admit the pair of probe document p and indexed document `slot` unless already admitted, and
+ * keep it if the documents share at least `need` elements: 1 when kept, 0 when not, -1 when an
+ * index is out of range. */
+static int admit(const Join *j, int64_t p, int64_t slot, double need)
+{
+    if (slot < 0 || slot >= j->n_indexed)
+        return -1;
+    const int64_t q = j->indexed_doc[slot];
+    if (q < 0 || q >= j->n_docs)
+        return -1;
+    if ((j->ordered && q <= p) || j->seen[slot] == p)
+        return 0;
+    j->seen[slot] = p;
+    if (hashed_overlap(j, p, slot) < need)
+        return 0;
+    return shares_at_least(j, p, q, need);
+}
+
 /* The pairs written, or -1 when an index is out of range. */
 static Py_ssize_t first_visits_of(const Join *j)
 {
@@ -98,44 +119,29 @@ static Py_ssize_t first_visits_of(const Join *j)
         const int64_t p = j->probe_doc[e], key = j->probe_key[e], rest = j->probe_rest[e];
         if (p < 0 || p >= j->n_docs || key < 0 || key >= j->n_posting_keys)
             return -1;
-        int64_t first = j->posting_starts[key], last = j->posting_starts[key + 1];
-        if (first < 0 || first > last || last > j->n_postings)
-            return -1;
-        /* The postings whose rest is within the window: sorted by rest. */
-        first = first_at_least(j->posting_rest, first, last, j->lo[e]);
-        last = j->hi[e] == INT64_MAX ? last : first_at_least(j->posting_rest, first, last, j->hi[e] + 1);
-        const int64_t row = j->probe_profile[p];
-        if (row < 0 || row >= j->rows)
+        const int64_t row = j->probe_profile[p], g_first = j->groups[key], g_last = j->groups[key + 1];
+        if (row < 0 || row >= j->rows || g_first < 0 || g_first > g_last || g_last > j->n_groups)
             return -1;
         const double *need = j->need + row * j->columns;
-        for (int64_t k = first; k < last; k++) {
-            /* The positional filter first: it reads the posting alone. */
-            const int64_t column = j->posting_profile[k];
-            if (column < 0 || column >= j->columns)
+        for (int64_t g = g_first; g < g_last; g++) {
+            const int64_t column = j->group_profile[g];
+            int64_t first = j->group_starts[g], last = j->group_starts[g + 1];
+            if (column < 0 || column >= j->columns || first < 0 || first > last ||
+                last > j->n_postings)
                 return -1;
-            const int64_t most = rest < j->posting_rest[k] ? rest : j->posting_rest[k];
-            if (need[column] > (double)most)
+            /* The positional filter: need <= the probe's rest, and <= the posting's. */
+            if (need[column] > (double)rest)
                 continue;
-            const int64_t slot = j->posting_slot[k];
-            if (slot < 0 || slot >= j->n_indexed)
-                return -1;
-            const int64_t q = j->indexed_doc[slot];
-            if (q < 0 || q >= j->n_docs)
-                return -1;
-            if ((j->ordered && q <= p) || j->seen[slot] == p)
-                continue;
-            j->seen[slot] = p;
-            if (hashed_overlap(j, p, slot) < need[column])
-                continue;
-            int shares = shares_at_least(j, p, q, need[column]);
-            if (shares < 0)
-                return -1;
-            if (shares) {
-                if (n == j->capacity)
+            for (int64_t k = first_at_least(j->posting_rest, first, last, (int64_t)ceil(need[column]));
+                 k < last; k++) {
+                int kept = admit(j, p, j->posting_slot[k], need[column]);
+                if (kept < 0 || (kept && n == j->capacity))
                     return -1;
-                j->out_p[n] = p;
-                j->out_q[n] = q;
-                n++;
+                if (kept) {
+                    j->out_p[n] = p;
+                    j->out_q[n] = j->indexed_doc[j->posting_slot[k]];
+                    n++;
+                }
             }
         }
     }
@@ -143,10 +149,10 @@ static Py_ssize_t first_visits_of(const Join *j)
 }
 
 PyDoc_STRVAR(first_visits_doc,
-             "first_visits(keys, starts, probe_doc, probe_key, probe_rest, lo, hi, posting_starts,\n"
-             "             posting_slot, posting_rest, posting_profile, indexed_doc,\n"
-             "             indexed_present, indexed_excess, probe_profile, need, columns, present,\n"
-             "             excess, seen, ordered, out_p, out_q) -> n\n\n"
+             "first_visits(keys, starts, probe_doc, probe_key, probe_rest, groups, group_starts,\n"
+             "             group_profile, posting_slot, posting_rest, indexed_doc, indexed_present,\n"
+             "             indexed_excess, probe_profile, need, columns, present, excess, seen,\n"
+             "             ordered, out_p, out_q) -> n\n\n"
              "Writes the admitted pairs to out_p[:n], out_q[:n] and returns n. Every buffer is\n"
              "C-contiguous and int64 but need, float64 (profiles x columns, row-major), the\n"
              "buckets (present, uint64, documents x words), and excess, float64; seen holds one\n"
@@ -154,26 +160,25 @@ PyDoc_STRVAR(first_visits_doc,
 
 static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, LO, HI, POSTING_STARTS, POSTING_SLOT,
-           POSTING_REST, POSTING_PROFILE, INDEXED_DOC, INDEXED_PRESENT, INDEXED_EXCESS,
-           PROBE_PROFILE, NEED, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q, VIEWS };
+    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, GROUPS, GROUP_STARTS, GROUP_PROFILE,
+           POSTING_SLOT, POSTING_REST, INDEXED_DOC, INDEXED_PRESENT, INDEXED_EXCESS, PROBE_PROFILE,
+           NEED, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q, VIEWS };
     static const char *names[VIEWS] = {
-        "keys",          "starts",       "probe_doc",       "probe_key",       "probe_rest",
-        "lo",            "hi",           "posting_starts",  "posting_slot",    "posting_rest",
-        "posting_profile", "indexed_doc", "indexed_present", "indexed_excess", "probe_profile",
-        "need",          "present",      "excess",          "seen",            "out_p",
-        "out_q"};
+        "keys",           "starts",          "probe_doc",      "probe_key",     "probe_rest",
+        "groups",         "group_starts",    "group_profile",  "posting_slot",  "posting_rest",
+        "indexed_doc",    "indexed_present", "indexed_excess", "probe_profile", "need",
+        "present",        "excess",          "seen",           "out_p",         "out_q"};
     PyObject *objects[VIEWS];
     Py_ssize_t columns;
     int ordered;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOnOOOpOO", &objects[KEYS], &objects[STARTS],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOnOOOpOO", &objects[KEYS], &objects[STARTS],
                           &objects[PROBE_DOC], &objects[PROBE_KEY], &objects[PROBE_REST],
-                          &objects[LO], &objects[HI], &objects[POSTING_STARTS],
-                          &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[POSTING_PROFILE],
-                          &objects[INDEXED_DOC], &objects[INDEXED_PRESENT],
-                          &objects[INDEXED_EXCESS], &objects[PROBE_PROFILE], &objects[NEED],
-                          &columns, &objects[PRESENT], &objects[EXCESS], &objects[SEEN], &ordered,
-                          &objects[OUT_P], &objects[OUT_Q]))
+                          &objects[GROUPS], &objects[GROUP_STARTS], &objects[GROUP_PROFILE],
+                          &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[INDEXED_DOC],
+                          &objects[INDEXED_PRESENT], &objects[INDEXED_EXCESS],
+                          &objects[PROBE_PROFILE], &objects[NEED], &columns, &objects[PRESENT],
+                          &objects[EXCESS], &objects[SEEN], &ordered, &objects[OUT_P],
+                          &objects[OUT_Q]))
         return NULL;
     Py_buffer views[VIEWS] = {{0}};
     PyObject *result = NULL;
@@ -183,17 +188,19 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
             goto done;
     Py_ssize_t n_elements = views[PROBE_DOC].len / 8, n_postings = views[POSTING_SLOT].len / 8;
     Py_ssize_t n_docs = views[STARTS].len / 8 - 1, n_indexed = views[INDEXED_DOC].len / 8;
-    Py_ssize_t n_need = views[NEED].len / 8, n_posting_keys = views[POSTING_STARTS].len / 8 - 1;
+    Py_ssize_t n_need = views[NEED].len / 8, n_posting_keys = views[GROUPS].len / 8 - 1;
+    Py_ssize_t n_groups = views[GROUP_STARTS].len / 8 - 1;
     Py_ssize_t capacity = views[OUT_P].len / 8, words = n_docs > 0 ? views[PRESENT].len / 8 / n_docs : 0;
     int consistent = columns >= 1 && n_need % columns == 0 && n_posting_keys >= 0 && n_docs >= 0 &&
+                     n_groups >= 0 && views[GROUP_PROFILE].len / 8 == n_groups &&
                      views[PRESENT].len / 8 == n_docs * words && views[EXCESS].len / 8 == n_docs &&
                      views[PROBE_PROFILE].len / 8 == n_docs &&
                      views[INDEXED_PRESENT].len / 8 == n_indexed * words &&
                      views[INDEXED_EXCESS].len / 8 == n_indexed && views[SEEN].len / 8 == n_indexed &&
                      views[POSTING_REST].len / 8 == n_postings &&
-                     views[POSTING_PROFILE].len / 8 == n_postings && views[OUT_Q].len / 8 == capacity &&
+                     views[OUT_Q].len / 8 == capacity &&
                      !views[SEEN].readonly && !views[OUT_P].readonly && !views[OUT_Q].readonly;
-    for (int k = PROBE_KEY; k <= HI; k++)
+    for (int k = PROBE_KEY; k <= PROBE_REST; k++)
         consistent = consistent && views[k].len / 8 == n_elements;
     if (!consistent) {
         PyErr_SetString(PyExc_ValueError, "first_visits: buffers of inconsistent sizes");
@@ -205,12 +212,11 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .probe_doc = views[PROBE_DOC].buf,
         .probe_key = views[PROBE_KEY].buf,
         .probe_rest = views[PROBE_REST].buf,
-        .lo = views[LO].buf,
-        .hi = views[HI].buf,
-        .posting_starts = views[POSTING_STARTS].buf,
+        .groups = views[GROUPS].buf,
+        .group_starts = views[GROUP_STARTS].buf,
+        .group_profile = views[GROUP_PROFILE].buf,
         .posting_slot = views[POSTING_SLOT].buf,
         .posting_rest = views[POSTING_REST].buf,
-        .posting_profile = views[POSTING_PROFILE].buf,
         .indexed_doc = views[INDEXED_DOC].buf,
         .indexed_present = views[INDEXED_PRESENT].buf,
         .indexed_excess = views[INDEXED_EXCESS].buf,
@@ -224,6 +230,7 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .n_keys = views[KEYS].len / 8,
         .n_elements = n_elements,
         .n_posting_keys = n_posting_keys,
+        .n_groups = n_groups,
         .n_postings = n_postings,
         .n_docs = n_docs,
         .n_indexed = n_indexed,

@@ -21,7 +21,7 @@ filters the candidates by that bound and counts the rest exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -124,9 +124,6 @@ class Needs(NamedTuple):
     excess: np.ndarray  # float64 per document
 
 
-Window = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-
-
 def candidate_pairs(
     elements: Elements,
     probes: tuple[np.ndarray, np.ndarray],
@@ -134,65 +131,64 @@ def candidate_pairs(
     ordered: bool,
     chunk_pairs: int,
     needs: Needs,
-    window: Window,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Every pair ``(p, q)`` of a probe document ``p`` and an indexed document ``q`` whose
     prefixes share an element (with ``p < q`` when ``ordered``), that the positional filter
     admits and whose documents share at least need(p, q) elements, each pair once, in chunks
-    (all pairs of one probe document are in one chunk; a chunk reads about ``chunk_pairs``
-    postings).
+    (all pairs of one probe document are in one chunk; a chunk holds the postings of about
+    ``chunk_pairs`` probe elements).
 
-    ``probes`` and ``indexed`` are ``(documents, prefix sizes)``; each probe document's elements
-    are read in the global order. Found through a shared element at place i of p and j of q, a
-    pair whose FIRST shared element it is has an overlap of at most ``min(|p| − i, |q| − j)``,
-    the two *rests* (no element before it is shared): the positional filter of PPJoin admits it
-    there when ``needs`` allows that overlap. ``window(p, rest)`` bounds, for a probe element of
-    p with that rest, the rests of the postings the filter could admit with it (``(lo, hi)``,
-    inclusive), and only those postings are read: each element's postings are sorted by rest.
-    A pair that can reach the threshold passes at its first shared element, which both
-    prefixes hold (the prefix lemma); a pair that passes at a later one only is admitted too,
-    which loses nothing. The loop over the postings is compiled (``_similarity_join.c``), with
-    :func:`_first_visits` as its twin.
+    ``probes`` and ``indexed`` are ``(documents, prefix sizes)``. Found through a shared element
+    at place i of p and j of q, a pair whose FIRST shared element it is has an overlap of at
+    most ``min(|p| − i, |q| − j)``, the two *rests* (no element before it is shared): the
+    positional filter of PPJoin admits it there when need(p, q) is at most both rests. A pair
+    that can reach the threshold passes at its first shared element, which both prefixes hold
+    (the prefix lemma); a pair that passes at a later one only is admitted too, which loses
+    nothing. Each element's postings are grouped by the indexed document's profile (its column
+    of the need table) and sorted by rest within a group, so that the postings that pass are a
+    tail of each group whose need the probe's rest allows: the compiled loop
+    (``_similarity_join.c``) reads only those; :func:`_first_visits` is its twin.
     """
     index_doc, index_key, index_place = elements.prefixes(*indexed)
     index_rest = elements.lengths(index_doc) - index_place
-    width = int(index_rest.max()) + 1 if len(index_rest) else 1
-    combined = index_key * width + index_rest
-    by_posting = np.argsort(combined, kind="stable")  # postings by element, then by rest
+    index_profile = needs.indexed_profile[index_doc]
+    by_posting = np.lexsort((index_rest, index_profile, index_key))
+    index_doc, index_key = index_doc[by_posting], index_key[by_posting]
+    index_rest, index_profile = index_rest[by_posting], index_profile[by_posting]
+    # Groups: the postings of one element and one profile.
+    new_group = np.ones(len(by_posting), dtype=bool)
+    new_group[1:] = (index_key[1:] != index_key[:-1]) | (index_profile[1:] != index_profile[:-1])
+    group_first = np.flatnonzero(new_group)
+    n_keys = len(elements.keys) + 1  # more than any key
+    groups_of = np.bincount(index_key[group_first], minlength=n_keys)
     # The indexed documents numbered 0 .. k - 1 (their slots): what the loop reads of them at
     # random then lies in arrays of k entries, not of every document.
     slot_of = np.full(len(elements.starts) - 1, -1, dtype=np.int64)
     slot_of[indexed[0]] = np.arange(len(indexed[0]))
-    index_doc = index_doc[by_posting]
-    n_keys = len(elements.keys) + 1  # more than any key
     postings = Postings(
-        np.concatenate([[0], np.cumsum(np.bincount(index_key, minlength=n_keys))]),
+        np.concatenate([[0], np.cumsum(groups_of)]),
+        np.append(group_first, len(by_posting)),
+        index_profile[group_first],
         slot_of[index_doc],
-        index_rest[by_posting],
-        needs.indexed_profile[index_doc],
-        combined[by_posting],
-        width,
+        index_rest,
         indexed[0],
         needs.present[indexed[0]],
         needs.excess[indexed[0]],
     )
     probe_doc, probe_key, probe_place = elements.prefixes(*probes)
     probe_rest = elements.lengths(probe_doc) - probe_place
-    lo, hi = window(probe_doc, probe_rest)
-    # At most the postings of each probe element are read: chunks end where a probe document
-    # ends (its elements are contiguous in probe_doc), after about chunk_pairs of them.
-    most = postings.starts[probe_key + 1] - postings.starts[probe_key]
+    # Chunks end where a probe document ends (its elements are contiguous in probe_doc), after
+    # the postings of about chunk_pairs elements.
+    read = postings.read(probe_key)
     ends = np.flatnonzero(np.diff(probe_doc, append=-1) != 0) + 1
-    chunk = np.cumsum(most)[ends - 1] // chunk_pairs
+    chunk = np.cumsum(read)[ends - 1] // chunk_pairs
     seen = np.full(len(indexed[0]), -1, dtype=np.int64)
     start = 0
     for stop in ends[np.diff(chunk, append=-1) != 0].tolist():
         span = slice(start, stop)
         start = stop
-        if most[span].any():
-            span_probes = ProbeElements(
-                probe_doc[span], probe_key[span], probe_rest[span], lo[span], hi[span]
-            )
+        if read[span].any():
+            span_probes = ProbeElements(probe_doc[span], probe_key[span], probe_rest[span])
             yield _first_visits(elements, span_probes, postings, needs, seen, ordered)
 
 
@@ -202,23 +198,25 @@ class ProbeElements(NamedTuple):
     doc: np.ndarray
     key: np.ndarray
     rest: np.ndarray  # elements of the document from this one on
-    lo: np.ndarray  # the window of rests of the postings to read (see :func:`candidate_pairs`)
-    hi: np.ndarray
 
 
 class Postings(NamedTuple):
-    """The indexed documents' prefix elements by element, each element's sorted by rest; and
-    per indexed document (by slot), the document and its buckets (see :class:`Needs`)."""
+    """The indexed documents' prefix elements: by element, then by the document's profile (in
+    groups), then by rest; and per indexed document (by slot), the document and its buckets
+    (see :class:`Needs`)."""
 
-    starts: np.ndarray  # element k's postings: starts[k] .. starts[k + 1] - 1
-    slot: np.ndarray
+    groups: np.ndarray  # element k's groups: groups[k] .. groups[k + 1] - 1
+    group_starts: np.ndarray  # group g's postings: group_starts[g] .. group_starts[g + 1] - 1
+    group_profile: np.ndarray  # the documents' column of the need table
+    slot: np.ndarray  # per posting
     rest: np.ndarray
-    profile: np.ndarray  # the document's column of the need table
-    combined: np.ndarray  # key * width + rest, sorted (for the twin's search)
-    width: int
     docs: np.ndarray  # per slot
     present: np.ndarray
     excess: np.ndarray
+
+    def read(self, keys: np.ndarray) -> np.ndarray:
+        """The postings of each element ``keys[k]``."""
+        return self.group_starts[self.groups[keys + 1]] - self.group_starts[self.groups[keys]]
 
 
 def _first_visits(
@@ -230,37 +228,32 @@ def _first_visits(
     ordered: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of :func:`candidate_pairs` from some probe elements (``seen``: the compiled
-    loop's record of the last probe document that admitted each indexed one). A pair is admitted
-    by the positional filter at its first posting that passes it (as the rests only shrink
-    from one shared element to the next, that is the first shared element read, if any
-    passes), then kept when the two documents share at least need(p, q) elements in all."""
+    loop's record of the last probe document that admitted each indexed one). A pair is
+    admitted by the positional filter at any posting that passes it, then kept when the two
+    documents share at least need(p, q) elements in all."""
+    read = postings.read(probes.key)
     # A probe document admits each indexed document once at most.
     probe_docs = 1 + int(np.count_nonzero(np.diff(probes.doc)))
-    read = postings.starts[probes.key + 1] - postings.starts[probes.key]
     capacity = min(int(read.sum()), probe_docs * len(seen))
     if _compiled is not None:
         out_p, out_q = np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64)
         table = np.ascontiguousarray(needs.table, dtype=np.float64)
         n = _compiled.first_visits(
             *(elements.keys, elements.starts),
-            *(probes.doc, probes.key, probes.rest, probes.lo, probes.hi),
-            *(postings.starts, postings.slot, postings.rest, postings.profile),
-            *(postings.docs, postings.present, postings.excess),
+            *(probes.doc, probes.key, probes.rest),
+            *(postings.groups, postings.group_starts, postings.group_profile),
+            *(postings.slot, postings.rest, postings.docs, postings.present, postings.excess),
             *(needs.probe_profile, table, table.shape[1], needs.present, needs.excess),
             *(seen, ordered, out_p, out_q),
         )
         return out_p[:n], out_q[:n]
-    base = probes.key * postings.width
-    left = np.searchsorted(postings.combined, base + np.clip(probes.lo, 0, postings.width))
-    right = np.searchsorted(
-        postings.combined, base + np.clip(probes.hi, -1, postings.width - 1), "right"
-    )
-    counts = np.maximum(right - left, 0)
-    posting = np.repeat(left - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
-    p, slot = np.repeat(probes.doc, counts), postings.slot[posting]
+    left = postings.group_starts[postings.groups[probes.key]]
+    posting = np.repeat(left - np.cumsum(read) + read, read) + np.arange(read.sum())
+    group = np.searchsorted(postings.group_starts, posting, "right") - 1
+    p, slot = np.repeat(probes.doc, read), postings.slot[posting]
     q = postings.docs[slot]
-    most = np.minimum(np.repeat(probes.rest, counts), postings.rest[posting])
-    need = needs.table[needs.probe_profile[p], postings.profile[posting]]
+    most = np.minimum(np.repeat(probes.rest, read), postings.rest[posting])
+    need = needs.table[needs.probe_profile[p], postings.group_profile[group]]
     passes = (need <= most) & (q > p if ordered else True)
     p, q, slot, need = p[passes], q[passes], slot[passes], need[passes]
     n_docs = len(elements.starts) - 1

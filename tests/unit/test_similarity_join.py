@@ -67,18 +67,19 @@ def test_compiled_and_twin_find_the_same_pairs_and_miss_none(
 @pytest.mark.skipif(COMPILED is None, reason="the compiled join is not built")
 def test_the_compiled_loop_checks_its_buffers():
     """Two documents of one element each (key 0), both of profile 0, need 1: document 0 probes
-    the one posting, of document 1 (slot 0)."""
+    the one posting (one group), of document 1 (slot 0)."""
     zero, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
     seen = np.full(1, -1, dtype=np.int64)
 
-    def call(starts=(0, 1, 2), slot=zero, posting_starts=(0, 1), key=zero, room=1, **more):
+    def call(starts=(0, 1, 2), slot=zero, group_starts=(0, 1), key=zero, room=1, **more):
         seen[:] = -1
         out = np.empty(room, dtype=np.int64)
         present = more.get("present", np.ones((2, 1), dtype=np.uint64))
         return COMPILED.first_visits(
             *(np.zeros(2, dtype=np.int64), np.array(starts, dtype=np.int64)),
-            *(zero, key, one, zero, one + more.get("hi", 0)),  # probe: doc, key, rest, lo, hi
-            *(np.array(posting_starts, dtype=np.int64), slot, one, zero),  # slot, rest, profile
+            *(zero, key, one + more.get("shorter", 0)),  # probe element: doc, key, rest
+            *(np.array([0, 1]), np.array(group_starts), more.get("profile", zero)),  # groups
+            *(slot, one + more.get("shorter", 0)),  # postings: slot, rest
             *(more.get("indexed", one), present[1:], np.zeros(1)),  # per slot: doc, buckets
             *(np.zeros(2, dtype=np.int64), np.ones((1, 1)), 1, present, np.zeros(2)),
             *(seen, False, out, out.copy()),
@@ -87,12 +88,13 @@ def test_the_compiled_loop_checks_its_buffers():
     assert call() == 1
     assert call(starts=(0, 1, 1)) == 0  # document 1 has no element to share
     assert call(present=np.array([[1], [2]], dtype=np.uint64)) == 0  # no bucket in common
-    assert call(hi=-1) == 0  # the posting's rest is past the window
+    assert call(shorter=-1) == 0  # rests of 0: below the need
     for bad in [
         {"slot": one},  # a slot past the indexed documents
         {"indexed": np.full(1, 9, dtype=np.int64)},  # an indexed document past the documents
-        {"posting_starts": (0, 5)},  # postings past the end
-        {"key": one},  # an element past the postings' starts
+        {"group_starts": (0, 5)},  # postings past the end
+        {"profile": one},  # a column past the need table
+        {"key": one},  # an element past the groups
         {"starts": (0, 1, 7)},  # elements past the keys
         {"starts": (0, 2, 1)},  # a run that ends before it starts
         {"room": 0},  # no room for the pair
