@@ -9,7 +9,7 @@
  * sorted by rest within a group. The positional filter of PPJoin admits a pair at a posting when
  * need(p, q) <= min(rest of p, rest of q), need read from a table over the two documents'
  * profiles: a group passes the probe's side whole or not at all, and the posting's side from
- * its first posting of rest >= need on (a binary search); only those postings are read. A pair
+ * its last posting back to the last of rest < need; only those postings are read. A pair
  * is admitted once (`seen`: per indexed document, the last probe document that admitted it, so
  * that nothing is cleared between probe documents), then kept when the two documents share at
  * least need(p, q) elements in all, the least overlap at which the pair's score bound reaches
@@ -19,7 +19,6 @@
  * all. Runs without the GIL. */
 #include "../_compiled/common.h"
 
-#include <math.h>
 
 typedef struct {
     const int64_t *keys, *starts; /* every document's elements, each run sorted */
@@ -43,6 +42,20 @@ typedef struct {
     int ordered;
 } Join;
 
+/* The 1 bits of x: the instruction where the build targets it, else a few shifts and adds (which
+ * beat the library call that __builtin_popcountll becomes without it). */
+static inline int64_t bit_count(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int64_t)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* At least the overlap of probe document p and indexed document `slot`, from their buckets
  * (all_pairs._Bounds). */
 static double hashed_overlap(const Join *j, int64_t p, int64_t slot)
@@ -50,7 +63,7 @@ static double hashed_overlap(const Join *j, int64_t p, int64_t slot)
     const uint64_t *a = j->present + p * j->words, *b = j->indexed_present + slot * j->words;
     int64_t bits = 0;
     for (Py_ssize_t w = 0; w < j->words; w++)
-        bits += __builtin_popcountll(a[w] & b[w]);
+        bits += bit_count(a[w] & b[w]);
     double ea = j->excess[p], eb = j->indexed_excess[slot];
     return (double)bits + (ea < eb ? ea : eb);
 }
@@ -80,19 +93,6 @@ static int shares_at_least(const Join *j, int64_t p, int64_t q, double need)
     return 1;
 }
 
-/* The first place in rest[first .. last - 1] (ascending) whose value is at least value. */
-static int64_t first_at_least(const int64_t *rest, int64_t first, int64_t last, int64_t value)
-{
-    while (first < last) {
-        int64_t middle = first + (last - first) / 2;
-        if (rest[middle] < value)
-            first = middle + 1;
-        else
-            last = middle;
-    }
-    return first;
-}
-
 /* Admit the pair of probe document p and indexed document `slot` unless already admitted, and
  * keep it if the documents share at least `need` elements: 1 when kept, 0 when not, -1 when an
  * index is out of range. */
@@ -100,13 +100,13 @@ static int admit(const Join *j, int64_t p, int64_t slot, double need)
 {
     if (slot < 0 || slot >= j->n_indexed)
         return -1;
+    if (j->seen[slot] == p)
+        return 0;
+    j->seen[slot] = p;
     const int64_t q = j->indexed_doc[slot];
     if (q < 0 || q >= j->n_docs)
         return -1;
-    if ((j->ordered && q <= p) || j->seen[slot] == p)
-        return 0;
-    j->seen[slot] = p;
-    if (hashed_overlap(j, p, slot) < need)
+    if ((j->ordered && q <= p) || hashed_overlap(j, p, slot) < need)
         return 0;
     return shares_at_least(j, p, q, need);
 }
@@ -129,11 +129,12 @@ static Py_ssize_t first_visits_of(const Join *j)
             if (column < 0 || column >= j->columns || first < 0 || first > last ||
                 last > j->n_postings)
                 return -1;
-            /* The positional filter: need <= the probe's rest, and <= the posting's. */
+            /* The positional filter: need <= the probe's rest, and <= the posting's (the group's
+             * tail, read from its end, as every posting read then passes). */
             if (need[column] > (double)rest)
                 continue;
-            for (int64_t k = first_at_least(j->posting_rest, first, last, (int64_t)ceil(need[column]));
-                 k < last; k++) {
+            for (int64_t k = last - 1; k >= first && (double)j->posting_rest[k] >= need[column];
+                 k--) {
                 int kept = admit(j, p, j->posting_slot[k], need[column]);
                 if (kept < 0 || (kept && n == j->capacity))
                     return -1;
