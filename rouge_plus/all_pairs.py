@@ -302,13 +302,11 @@ class _PrefixFilter:
     """
 
     elements: Elements
-    need: np.ndarray  # (prediction profiles, reference profiles): need(x, y), ∞ for never
-    pred_profile: np.ndarray  # per document, its profile as a prediction (-1: not one)
-    ref_profile: np.ndarray
+    # need(x, y) by (prediction profile, reference profile), ∞ for never; each document's
+    # profile as a prediction and as a reference (-1: not one); the bound's buckets.
+    needs: Needs
     pred_prefix: np.ndarray  # per document, its prefix size as a prediction
     ref_prefix: np.ndarray
-    present: np.ndarray  # the bound's buckets (see :class:`_Bounds`)
-    excess: np.ndarray
 
     @classmethod
     def build(
@@ -348,16 +346,8 @@ class _PrefixFilter:
         pred_prefix[preds] = _prefix_sizes(lengths[preds], need.min(axis=1)[pred_of])
         ref_prefix[refs] = _prefix_sizes(lengths[refs], need.min(axis=0)[ref_of])
         elements = Elements(*_tokens(encoded), n_docs, bounds.frequency)
-        return cls(
-            elements,
-            need,
-            pred_profile,
-            ref_profile,
-            pred_prefix,
-            ref_prefix,
-            bounds.present,
-            bounds.excess,
-        )
+        needs = Needs.of(need, pred_profile, ref_profile, bounds.present, bounds.excess)
+        return cls(elements, needs, pred_prefix, ref_prefix)
 
     def candidates(
         self, preds: np.ndarray, refs: np.ndarray, ordered: bool
@@ -370,7 +360,7 @@ class _PrefixFilter:
             (refs, self.ref_prefix[refs]),
             ordered,
             JOIN_CHUNK_PAIRS,
-            Needs(self.need, self.pred_profile, self.ref_profile, self.present, self.excess),
+            self.needs,
         )
 
 

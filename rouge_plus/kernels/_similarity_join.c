@@ -19,7 +19,6 @@
  * all. Runs without the GIL. */
 #include "../_compiled/common.h"
 
-
 typedef struct {
     const int64_t *keys, *starts; /* every document's elements, each run sorted */
     const int64_t *probe_doc, *probe_key, *probe_rest;
@@ -34,6 +33,9 @@ typedef struct {
     /* Per document: its row of the need table, its buckets. */
     const int64_t *probe_profile;
     const double *need;
+    /* Per row of need: the row sorted, and the least and greatest column among its first k. */
+    const double *sorted_need;
+    const int64_t *least_column, *greatest_column;
     const uint64_t *present; /* `words` words of bits: the buckets it fills */
     const double *excess;    /* its tokens in a bucket already filled */
     int64_t *seen, *out_p, *out_q;
@@ -123,7 +125,30 @@ static Py_ssize_t first_visits_of(const Join *j)
         if (row < 0 || row >= j->rows || g_first < 0 || g_first > g_last || g_last > j->n_groups)
             return -1;
         const double *need = j->need + row * j->columns;
-        for (int64_t g = g_first; g < g_last; g++) {
+        /* The columns whose need is <= rest lie between least and greatest (groups are sorted
+         * by column): a binary search for the first group of the range. */
+        const double *sorted = j->sorted_need + row * j->columns;
+        Py_ssize_t below = 0, above = j->columns;
+        while (below < above) {
+            Py_ssize_t middle = below + (above - below) / 2;
+            if (sorted[middle] <= (double)rest)
+                below = middle + 1;
+            else
+                above = middle;
+        }
+        if (below == 0)
+            continue;
+        const int64_t least = j->least_column[row * j->columns + below - 1];
+        const int64_t greatest = j->greatest_column[row * j->columns + below - 1];
+        int64_t low = g_first, high = g_last;
+        while (low < high) {
+            int64_t middle = low + (high - low) / 2;
+            if (j->group_profile[middle] < least)
+                low = middle + 1;
+            else
+                high = middle;
+        }
+        for (int64_t g = low; g < g_last && j->group_profile[g] <= greatest; g++) {
             const int64_t column = j->group_profile[g];
             int64_t first = j->group_starts[g], last = j->group_starts[g + 1];
             if (column < 0 || column >= j->columns || first < 0 || first > last ||
@@ -152,8 +177,8 @@ static Py_ssize_t first_visits_of(const Join *j)
 PyDoc_STRVAR(first_visits_doc,
              "first_visits(keys, starts, probe_doc, probe_key, probe_rest, groups, group_starts,\n"
              "             group_profile, posting_slot, posting_rest, indexed_doc, indexed_present,\n"
-             "             indexed_excess, probe_profile, need, columns, present, excess, seen,\n"
-             "             ordered, out_p, out_q) -> n\n\n"
+             "             indexed_excess, probe_profile, need, columns, sorted_need, least_column,\n"
+             "             greatest_column, present, excess, seen, ordered, out_p, out_q) -> n\n\n"
              "Writes the admitted pairs to out_p[:n], out_q[:n] and returns n. Every buffer is\n"
              "C-contiguous and int64 but need, float64 (profiles x columns, row-major), the\n"
              "buckets (present, uint64, documents x words), and excess, float64; seen holds one\n"
@@ -163,23 +188,26 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
 {
     enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, GROUPS, GROUP_STARTS, GROUP_PROFILE,
            POSTING_SLOT, POSTING_REST, INDEXED_DOC, INDEXED_PRESENT, INDEXED_EXCESS, PROBE_PROFILE,
-           NEED, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q, VIEWS };
+           NEED, SORTED_NEED, LEAST_COLUMN, GREATEST_COLUMN, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q,
+           VIEWS };
     static const char *names[VIEWS] = {
-        "keys",           "starts",          "probe_doc",      "probe_key",     "probe_rest",
-        "groups",         "group_starts",    "group_profile",  "posting_slot",  "posting_rest",
-        "indexed_doc",    "indexed_present", "indexed_excess", "probe_profile", "need",
-        "present",        "excess",          "seen",           "out_p",         "out_q"};
+        "keys",          "starts",          "probe_doc",      "probe_key",       "probe_rest",
+        "groups",        "group_starts",    "group_profile",  "posting_slot",    "posting_rest",
+        "indexed_doc",   "indexed_present", "indexed_excess", "probe_profile",   "need",
+        "sorted_need",   "least_column",    "greatest_column", "present",        "excess",
+        "seen",          "out_p",           "out_q"};
     PyObject *objects[VIEWS];
     Py_ssize_t columns;
     int ordered;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOnOOOpOO", &objects[KEYS], &objects[STARTS],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOnOOOOOOpOO", &objects[KEYS], &objects[STARTS],
                           &objects[PROBE_DOC], &objects[PROBE_KEY], &objects[PROBE_REST],
                           &objects[GROUPS], &objects[GROUP_STARTS], &objects[GROUP_PROFILE],
                           &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[INDEXED_DOC],
                           &objects[INDEXED_PRESENT], &objects[INDEXED_EXCESS],
-                          &objects[PROBE_PROFILE], &objects[NEED], &columns, &objects[PRESENT],
-                          &objects[EXCESS], &objects[SEEN], &ordered, &objects[OUT_P],
-                          &objects[OUT_Q]))
+                          &objects[PROBE_PROFILE], &objects[NEED], &columns,
+                          &objects[SORTED_NEED], &objects[LEAST_COLUMN], &objects[GREATEST_COLUMN],
+                          &objects[PRESENT], &objects[EXCESS], &objects[SEEN], &ordered,
+                          &objects[OUT_P], &objects[OUT_Q]))
         return NULL;
     Py_buffer views[VIEWS] = {{0}};
     PyObject *result = NULL;
@@ -194,6 +222,9 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
     Py_ssize_t capacity = views[OUT_P].len / 8, words = n_docs > 0 ? views[PRESENT].len / 8 / n_docs : 0;
     int consistent = columns >= 1 && n_need % columns == 0 && n_posting_keys >= 0 && n_docs >= 0 &&
                      n_groups >= 0 && views[GROUP_PROFILE].len / 8 == n_groups &&
+                     views[SORTED_NEED].len == views[NEED].len &&
+                     views[LEAST_COLUMN].len == views[NEED].len &&
+                     views[GREATEST_COLUMN].len == views[NEED].len &&
                      views[PRESENT].len / 8 == n_docs * words && views[EXCESS].len / 8 == n_docs &&
                      views[PROBE_PROFILE].len / 8 == n_docs &&
                      views[INDEXED_PRESENT].len / 8 == n_indexed * words &&
@@ -223,6 +254,9 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .indexed_excess = views[INDEXED_EXCESS].buf,
         .probe_profile = views[PROBE_PROFILE].buf,
         .need = views[NEED].buf,
+        .sorted_need = views[SORTED_NEED].buf,
+        .least_column = views[LEAST_COLUMN].buf,
+        .greatest_column = views[GREATEST_COLUMN].buf,
         .present = views[PRESENT].buf,
         .excess = views[EXCESS].buf,
         .seen = views[SEEN].buf,

@@ -122,6 +122,29 @@ class Needs(NamedTuple):
     indexed_profile: np.ndarray
     present: np.ndarray  # uint64, (documents, words)
     excess: np.ndarray  # float64 per document
+    # Each row of the table sorted, and the least and the greatest column among its first k
+    # entries: the columns whose need is at most a rest r lie between the two at k = the
+    # entries <= r, so the compiled loop reads only the groups of that range.
+    sorted_table: np.ndarray
+    least_column: np.ndarray
+    greatest_column: np.ndarray
+
+    @classmethod
+    def of(
+        cls,
+        table: np.ndarray,
+        probe_profile: np.ndarray,
+        indexed_profile: np.ndarray,
+        present: np.ndarray,
+        excess: np.ndarray,
+    ) -> Needs:
+        table = np.ascontiguousarray(table, dtype=np.float64)
+        order = np.argsort(table, axis=1, kind="stable")
+        sorted_table = np.take_along_axis(table, order, axis=1)
+        least, greatest = np.minimum.accumulate(order, axis=1), np.maximum.accumulate(order, axis=1)
+        return cls(
+            table, probe_profile, indexed_profile, present, excess, sorted_table, least, greatest
+        )
 
 
 def candidate_pairs(
@@ -237,14 +260,14 @@ def _first_visits(
     capacity = min(int(read.sum()), probe_docs * len(seen))
     if _compiled is not None:
         out_p, out_q = np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64)
-        table = np.ascontiguousarray(needs.table, dtype=np.float64)
         n = _compiled.first_visits(
             *(elements.keys, elements.starts),
             *(probes.doc, probes.key, probes.rest),
             *(postings.groups, postings.group_starts, postings.group_profile),
             *(postings.slot, postings.rest, postings.docs, postings.present, postings.excess),
-            *(needs.probe_profile, table, table.shape[1], needs.present, needs.excess),
-            *(seen, ordered, out_p, out_q),
+            *(needs.probe_profile, needs.table, needs.table.shape[1]),
+            *(needs.sorted_table, needs.least_column, needs.greatest_column),
+            *(needs.present, needs.excess, seen, ordered, out_p, out_q),
         )
         return out_p[:n], out_q[:n]
     left = postings.group_starts[postings.groups[probes.key]]

@@ -78,10 +78,12 @@ def test_the_compiled_loop_checks_its_buffers():
         return COMPILED.first_visits(
             *(np.zeros(2, dtype=np.int64), np.array(starts, dtype=np.int64)),
             *(zero, key, one + more.get("shorter", 0)),  # probe element: doc, key, rest
-            *(np.array([0, 1]), np.array(group_starts), more.get("profile", zero)),  # groups
+            *(np.array([0, 1]), np.array(group_starts), zero),  # groups: starts, column
             *(slot, one + more.get("shorter", 0)),  # postings: slot, rest
             *(more.get("indexed", one), present[1:], np.zeros(1)),  # per slot: doc, buckets
-            *(np.zeros(2, dtype=np.int64), np.ones((1, 1)), 1, present, np.zeros(2)),
+            *(np.zeros(2, dtype=np.int64), np.ones((1, 1)), 1),  # profiles, need, columns
+            *(np.ones((1, 1)), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64)),
+            *(present, np.zeros(2)),
             *(seen, False, out, out.copy()),
         )
 
@@ -93,7 +95,7 @@ def test_the_compiled_loop_checks_its_buffers():
         {"slot": one},  # a slot past the indexed documents
         {"indexed": np.full(1, 9, dtype=np.int64)},  # an indexed document past the documents
         {"group_starts": (0, 5)},  # postings past the end
-        {"profile": one},  # a column past the need table
+        {"group_starts": (1, 0)},  # a group that ends before it starts
         {"key": one},  # an element past the groups
         {"starts": (0, 1, 7)},  # elements past the keys
         {"starts": (0, 2, 1)},  # a run that ends before it starts
