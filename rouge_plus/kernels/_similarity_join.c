@@ -10,14 +10,23 @@
  * need(p, q) <= min(rest of p, rest of q), need read from a table over the two documents'
  * profiles: a group passes the probe's side whole or not at all, and the posting's side from
  * its last posting back to the last of rest < need; only those postings are read. A pair
- * is admitted once (`seen`: per indexed document, the last probe document that admitted it, so
- * that nothing is cleared between probe documents), then kept when the two documents share at
+ * is admitted once (a record's `seen`: the last probe document that admitted it, so that
+ * nothing is cleared between probe documents), then kept when the two documents share at
  * least need(p, q) elements in all, the least overlap at which the pair's score bound reaches
  * the threshold: first by the bound of their buckets (a few words of bits), then exactly (their
- * whole runs of elements merged). What the loop reads at random of an indexed document is in
- * arrays of the indexed documents only (by slot), which stay in cache longer than arrays of
- * all. Runs without the GIL. */
+ * whole runs of elements merged). What the loop reads at random of an indexed document is one
+ * record of its slot, a cache line, in an array of the indexed documents only. Runs without
+ * the GIL. */
 #include "../_compiled/common.h"
+
+/* What the loop reads at random of an indexed document, in one cache line: the last probe
+ * document that admitted it (-1 at first), the document, and its buckets. */
+enum { MOST_WORDS = 5 };
+typedef struct {
+    int64_t seen, doc;
+    double excess;
+    uint64_t present[MOST_WORDS];
+} Record;
 
 typedef struct {
     const int64_t *keys, *starts; /* every document's elements, each run sorted */
@@ -26,10 +35,7 @@ typedef struct {
      * group_starts[g] .. group_starts[g + 1] - 1, of documents of profile group_profile[g]. */
     const int64_t *groups, *group_starts, *group_profile;
     const int64_t *posting_slot, *posting_rest;
-    /* Per indexed document (slot): the document, its buckets. */
-    const int64_t *indexed_doc;
-    const uint64_t *indexed_present;
-    const double *indexed_excess;
+    Record *records; /* per indexed document (slot) */
     /* Per document: its row of the need table, its buckets. */
     const int64_t *probe_profile;
     const double *need;
@@ -38,7 +44,7 @@ typedef struct {
     const int64_t *least_column, *greatest_column;
     const uint64_t *present; /* `words` words of bits: the buckets it fills */
     const double *excess;    /* its tokens in a bucket already filled */
-    int64_t *seen, *out_p, *out_q;
+    int64_t *out_p, *out_q;
     Py_ssize_t n_keys, n_elements, n_posting_keys, n_groups, n_postings, n_docs, n_indexed, rows,
         columns, words, capacity;
     int ordered;
@@ -62,11 +68,11 @@ static inline int64_t bit_count(uint64_t x)
  * (all_pairs._Bounds). */
 static double hashed_overlap(const Join *j, int64_t p, int64_t slot)
 {
-    const uint64_t *a = j->present + p * j->words, *b = j->indexed_present + slot * j->words;
+    const uint64_t *a = j->present + p * j->words, *b = j->records[slot].present;
     int64_t bits = 0;
     for (Py_ssize_t w = 0; w < j->words; w++)
         bits += bit_count(a[w] & b[w]);
-    double ea = j->excess[p], eb = j->indexed_excess[slot];
+    double ea = j->excess[p], eb = j->records[slot].excess;
     return (double)bits + (ea < eb ? ea : eb);
 }
 
@@ -102,10 +108,11 @@ static int admit(const Join *j, int64_t p, int64_t slot, double need)
 {
     if (slot < 0 || slot >= j->n_indexed)
         return -1;
-    if (j->seen[slot] == p)
+    Record *record = &j->records[slot];
+    if (record->seen == p)
         return 0;
-    j->seen[slot] = p;
-    const int64_t q = j->indexed_doc[slot];
+    record->seen = p;
+    const int64_t q = record->doc;
     if (q < 0 || q >= j->n_docs)
         return -1;
     if ((j->ordered && q <= p) || hashed_overlap(j, p, slot) < need)
@@ -165,7 +172,7 @@ static Py_ssize_t first_visits_of(const Join *j)
                     return -1;
                 if (kept) {
                     j->out_p[n] = p;
-                    j->out_q[n] = j->indexed_doc[j->posting_slot[k]];
+                    j->out_q[n] = j->records[j->posting_slot[k]].doc;
                     n++;
                 }
             }
@@ -176,38 +183,37 @@ static Py_ssize_t first_visits_of(const Join *j)
 
 PyDoc_STRVAR(first_visits_doc,
              "first_visits(keys, starts, probe_doc, probe_key, probe_rest, groups, group_starts,\n"
-             "             group_profile, posting_slot, posting_rest, indexed_doc, indexed_present,\n"
-             "             indexed_excess, probe_profile, need, columns, sorted_need, least_column,\n"
-             "             greatest_column, present, excess, seen, ordered, out_p, out_q) -> n\n\n"
+             "             group_profile, posting_slot, posting_rest, records, probe_profile, need,\n"
+             "             columns, sorted_need, least_column, greatest_column, present, excess,\n"
+             "             ordered, out_p, out_q) -> n\n\n"
              "Writes the admitted pairs to out_p[:n], out_q[:n] and returns n. Every buffer is\n"
-             "C-contiguous and int64 but need, float64 (profiles x columns, row-major), the\n"
-             "buckets (present, uint64, documents x words), and excess, float64; seen holds one\n"
-             "entry per indexed document (-1 at first) and is updated in place.");
+             "C-contiguous and int64 but need, sorted_need and excess, float64 (need: profiles x\n"
+             "columns, row-major), and present, uint64 (documents x words, at most 5 words);\n"
+             "records holds 8 int64 per indexed document: the last probe document that admitted\n"
+             "it (-1 at first; updated in place), the document, its excess (float64) and its\n"
+             "present words.");
 
 static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
 {
     enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, GROUPS, GROUP_STARTS, GROUP_PROFILE,
-           POSTING_SLOT, POSTING_REST, INDEXED_DOC, INDEXED_PRESENT, INDEXED_EXCESS, PROBE_PROFILE,
-           NEED, SORTED_NEED, LEAST_COLUMN, GREATEST_COLUMN, PRESENT, EXCESS, SEEN, OUT_P, OUT_Q,
-           VIEWS };
+           POSTING_SLOT, POSTING_REST, RECORDS, PROBE_PROFILE, NEED, SORTED_NEED, LEAST_COLUMN,
+           GREATEST_COLUMN, PRESENT, EXCESS, OUT_P, OUT_Q, VIEWS };
     static const char *names[VIEWS] = {
-        "keys",          "starts",          "probe_doc",      "probe_key",       "probe_rest",
-        "groups",        "group_starts",    "group_profile",  "posting_slot",    "posting_rest",
-        "indexed_doc",   "indexed_present", "indexed_excess", "probe_profile",   "need",
-        "sorted_need",   "least_column",    "greatest_column", "present",        "excess",
-        "seen",          "out_p",           "out_q"};
+        "keys",          "starts",       "probe_doc",       "probe_key",    "probe_rest",
+        "groups",        "group_starts", "group_profile",   "posting_slot", "posting_rest",
+        "records",       "probe_profile", "need",           "sorted_need",  "least_column",
+        "greatest_column", "present",    "excess",          "out_p",        "out_q"};
     PyObject *objects[VIEWS];
     Py_ssize_t columns;
     int ordered;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOnOOOOOOpOO", &objects[KEYS], &objects[STARTS],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOnOOOOOpOO", &objects[KEYS], &objects[STARTS],
                           &objects[PROBE_DOC], &objects[PROBE_KEY], &objects[PROBE_REST],
                           &objects[GROUPS], &objects[GROUP_STARTS], &objects[GROUP_PROFILE],
-                          &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[INDEXED_DOC],
-                          &objects[INDEXED_PRESENT], &objects[INDEXED_EXCESS],
+                          &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[RECORDS],
                           &objects[PROBE_PROFILE], &objects[NEED], &columns,
                           &objects[SORTED_NEED], &objects[LEAST_COLUMN], &objects[GREATEST_COLUMN],
-                          &objects[PRESENT], &objects[EXCESS], &objects[SEEN], &ordered,
-                          &objects[OUT_P], &objects[OUT_Q]))
+                          &objects[PRESENT], &objects[EXCESS], &ordered, &objects[OUT_P],
+                          &objects[OUT_Q]))
         return NULL;
     Py_buffer views[VIEWS] = {{0}};
     PyObject *result = NULL;
@@ -216,7 +222,7 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         if (get_buffer(objects[v], &views[v], 8, names[v]) < 0)
             goto done;
     Py_ssize_t n_elements = views[PROBE_DOC].len / 8, n_postings = views[POSTING_SLOT].len / 8;
-    Py_ssize_t n_docs = views[STARTS].len / 8 - 1, n_indexed = views[INDEXED_DOC].len / 8;
+    Py_ssize_t n_docs = views[STARTS].len / 8 - 1, n_indexed = views[RECORDS].len / (Py_ssize_t)sizeof(Record);
     Py_ssize_t n_need = views[NEED].len / 8, n_posting_keys = views[GROUPS].len / 8 - 1;
     Py_ssize_t n_groups = views[GROUP_STARTS].len / 8 - 1;
     Py_ssize_t capacity = views[OUT_P].len / 8, words = n_docs > 0 ? views[PRESENT].len / 8 / n_docs : 0;
@@ -227,11 +233,11 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
                      views[GREATEST_COLUMN].len == views[NEED].len &&
                      views[PRESENT].len / 8 == n_docs * words && views[EXCESS].len / 8 == n_docs &&
                      views[PROBE_PROFILE].len / 8 == n_docs &&
-                     views[INDEXED_PRESENT].len / 8 == n_indexed * words &&
-                     views[INDEXED_EXCESS].len / 8 == n_indexed && views[SEEN].len / 8 == n_indexed &&
+                     words <= MOST_WORDS &&
+                     views[RECORDS].len == n_indexed * (Py_ssize_t)sizeof(Record) &&
                      views[POSTING_REST].len / 8 == n_postings &&
                      views[OUT_Q].len / 8 == capacity &&
-                     !views[SEEN].readonly && !views[OUT_P].readonly && !views[OUT_Q].readonly;
+                     !views[RECORDS].readonly && !views[OUT_P].readonly && !views[OUT_Q].readonly;
     for (int k = PROBE_KEY; k <= PROBE_REST; k++)
         consistent = consistent && views[k].len / 8 == n_elements;
     if (!consistent) {
@@ -249,9 +255,7 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .group_profile = views[GROUP_PROFILE].buf,
         .posting_slot = views[POSTING_SLOT].buf,
         .posting_rest = views[POSTING_REST].buf,
-        .indexed_doc = views[INDEXED_DOC].buf,
-        .indexed_present = views[INDEXED_PRESENT].buf,
-        .indexed_excess = views[INDEXED_EXCESS].buf,
+        .records = views[RECORDS].buf,
         .probe_profile = views[PROBE_PROFILE].buf,
         .need = views[NEED].buf,
         .sorted_need = views[SORTED_NEED].buf,
@@ -259,7 +263,6 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .greatest_column = views[GREATEST_COLUMN].buf,
         .present = views[PRESENT].buf,
         .excess = views[EXCESS].buf,
-        .seen = views[SEEN].buf,
         .out_p = views[OUT_P].buf,
         .out_q = views[OUT_Q].buf,
         .n_keys = views[KEYS].len / 8,

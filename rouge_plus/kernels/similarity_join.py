@@ -197,6 +197,7 @@ def candidate_pairs(
         indexed[0],
         needs.present[indexed[0]],
         needs.excess[indexed[0]],
+        None if _compiled is None else _records(indexed[0], needs),
     )
     probe_doc, probe_key, probe_place = elements.prefixes(*probes)
     probe_rest = elements.lengths(probe_doc) - probe_place
@@ -205,14 +206,13 @@ def candidate_pairs(
     read = postings.read(probe_key)
     ends = np.flatnonzero(np.diff(probe_doc, append=-1) != 0) + 1
     chunk = np.cumsum(read)[ends - 1] // chunk_pairs
-    seen = np.full(len(indexed[0]), -1, dtype=np.int64)
     start = 0
     for stop in ends[np.diff(chunk, append=-1) != 0].tolist():
         span = slice(start, stop)
         start = stop
         if read[span].any():
             span_probes = ProbeElements(probe_doc[span], probe_key[span], probe_rest[span])
-            yield _first_visits(elements, span_probes, postings, needs, seen, ordered)
+            yield _first_visits(elements, span_probes, postings, needs, ordered)
 
 
 class ProbeElements(NamedTuple):
@@ -236,10 +236,24 @@ class Postings(NamedTuple):
     docs: np.ndarray  # per slot
     present: np.ndarray
     excess: np.ndarray
+    records: np.ndarray | None  # the same for the compiled loop: see :func:`_records`
 
     def read(self, keys: np.ndarray) -> np.ndarray:
         """The postings of each element ``keys[k]``."""
         return self.group_starts[self.groups[keys + 1]] - self.group_starts[self.groups[keys]]
+
+
+def _records(docs: np.ndarray, needs: Needs) -> np.ndarray:
+    """Per indexed document, what the compiled loop reads of it at random, in one cache line
+    of 8 int64: the last probe document that admitted it (-1 at first), the document, its
+    excess (the bits of a float64) and its present words (at most 5)."""
+    records = np.zeros((len(docs), 8), dtype=np.int64)
+    records[:, 0] = -1
+    records[:, 1] = docs
+    records[:, 2] = needs.excess[docs].astype(np.float64).view(np.int64)
+    words = needs.present.shape[1]
+    records[:, 3 : 3 + words] = needs.present[docs].view(np.int64)
+    return records
 
 
 def _first_visits(
@@ -247,27 +261,25 @@ def _first_visits(
     probes: ProbeElements,
     postings: Postings,
     needs: Needs,
-    seen: np.ndarray,
     ordered: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs of :func:`candidate_pairs` from some probe elements (``seen``: the compiled
-    loop's record of the last probe document that admitted each indexed one). A pair is
-    admitted by the positional filter at any posting that passes it, then kept when the two
-    documents share at least need(p, q) elements in all."""
+    """The pairs of :func:`candidate_pairs` from some probe elements. A pair is admitted by the
+    positional filter at any posting that passes it, then kept when the two documents share at
+    least need(p, q) elements in all."""
     read = postings.read(probes.key)
     # A probe document admits each indexed document once at most.
     probe_docs = 1 + int(np.count_nonzero(np.diff(probes.doc)))
-    capacity = min(int(read.sum()), probe_docs * len(seen))
+    capacity = min(int(read.sum()), probe_docs * len(postings.docs))
     if _compiled is not None:
         out_p, out_q = np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64)
         n = _compiled.first_visits(
             *(elements.keys, elements.starts),
             *(probes.doc, probes.key, probes.rest),
             *(postings.groups, postings.group_starts, postings.group_profile),
-            *(postings.slot, postings.rest, postings.docs, postings.present, postings.excess),
+            *(postings.slot, postings.rest, postings.records),
             *(needs.probe_profile, needs.table, needs.table.shape[1]),
             *(needs.sorted_table, needs.least_column, needs.greatest_column),
-            *(needs.present, needs.excess, seen, ordered, out_p, out_q),
+            *(needs.present, needs.excess, ordered, out_p, out_q),
         )
         return out_p[:n], out_q[:n]
     left = postings.group_starts[postings.groups[probes.key]]

@@ -69,22 +69,21 @@ def test_the_compiled_loop_checks_its_buffers():
     """Two documents of one element each (key 0), both of profile 0, need 1: document 0 probes
     the one posting (one group), of document 1 (slot 0)."""
     zero, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
-    seen = np.full(1, -1, dtype=np.int64)
 
     def call(starts=(0, 1, 2), slot=zero, group_starts=(0, 1), key=zero, room=1, **more):
-        seen[:] = -1
         out = np.empty(room, dtype=np.int64)
         present = more.get("present", np.ones((2, 1), dtype=np.uint64))
+        # Slot 0: not seen, document 1, excess 0.0, its present word.
+        record = [-1, more.get("indexed", 1), 0, int(present[1, 0])] + [0] * 4
         return COMPILED.first_visits(
             *(np.zeros(2, dtype=np.int64), np.array(starts, dtype=np.int64)),
             *(zero, key, one + more.get("shorter", 0)),  # probe element: doc, key, rest
             *(np.array([0, 1]), np.array(group_starts), zero),  # groups: starts, column
             *(slot, one + more.get("shorter", 0)),  # postings: slot, rest
-            *(more.get("indexed", one), present[1:], np.zeros(1)),  # per slot: doc, buckets
+            more.get("records", np.array([record], dtype=np.int64)),
             *(np.zeros(2, dtype=np.int64), np.ones((1, 1)), 1),  # profiles, need, columns
             *(np.ones((1, 1)), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64)),
-            *(present, np.zeros(2)),
-            *(seen, False, out, out.copy()),
+            *(present, np.zeros(2), False, out, out.copy()),
         )
 
     assert call() == 1
@@ -93,7 +92,7 @@ def test_the_compiled_loop_checks_its_buffers():
     assert call(shorter=-1) == 0  # rests of 0: below the need
     for bad in [
         {"slot": one},  # a slot past the indexed documents
-        {"indexed": np.full(1, 9, dtype=np.int64)},  # an indexed document past the documents
+        {"indexed": 9},  # an indexed document past the documents
         {"group_starts": (0, 5)},  # postings past the end
         {"group_starts": (1, 0)},  # a group that ends before it starts
         {"key": one},  # an element past the groups
@@ -103,7 +102,11 @@ def test_the_compiled_loop_checks_its_buffers():
     ]:
         with pytest.raises(ValueError, match="out of range"):
             call(**bad)
-    with pytest.raises(ValueError, match="inconsistent sizes"):
-        call(key=np.zeros(2, dtype=np.int64))
-    with pytest.raises(ValueError, match="inconsistent sizes"):
-        call(starts=(0, 1))
+    for bad in [
+        {"key": np.zeros(2, dtype=np.int64)},  # probe arrays of different lengths
+        {"starts": (0, 1)},  # one document less than the profiles
+        {"records": np.zeros((1, 7), dtype=np.int64)},  # a record of 7 words
+        {"present": np.ones((2, 6), dtype=np.uint64)},  # more words than a record holds
+    ]:
+        with pytest.raises(ValueError, match="inconsistent sizes"):
+            call(**bad)
