@@ -83,19 +83,24 @@ static int shares_at_least(const Join *j, int64_t p, int64_t q, double need)
     int64_t a = j->starts[p], a_end = j->starts[p + 1], b = j->starts[q], b_end = j->starts[q + 1];
     if (a < 0 || a > a_end || a_end > j->n_keys || b < 0 || b > b_end || b_end > j->n_keys)
         return -1;
-    int64_t shared = 0;
-    while ((double)shared < need) {
-        int64_t left = a_end - a < b_end - b ? a_end - a : b_end - b;
-        if ((double)(shared + left) < need)
-            return 0;
-        if (j->keys[a] == j->keys[b]) {
+    int64_t least = (int64_t)need, shared = 0;
+    least += (double)least < need;
+    /* Invariant: each side has at least least - shared elements left, so neither runs out while
+     * shared < least; a step that breaks it ends the merge. A match keeps it (both sides lose
+     * one element, shared gains one). */
+    if (a_end - a < least || b_end - b < least)
+        return 0;
+    const int64_t *keys = j->keys;
+    while (shared < least) {
+        if (keys[a] == keys[b]) {
             shared++;
             a++;
             b++;
-        } else if (j->keys[a] < j->keys[b]) {
-            a++;
-        } else {
-            b++;
+        } else if (keys[a] < keys[b]) {
+            if (shared + (a_end - ++a) < least)
+                return 0;
+        } else if (shared + (b_end - ++b) < least) {
+            return 0;
         }
     }
     return 1;
