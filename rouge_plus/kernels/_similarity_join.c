@@ -30,7 +30,7 @@ typedef struct {
 
 typedef struct {
     const int64_t *keys, *starts; /* every document's elements, each run sorted */
-    const int64_t *probe_doc, *probe_key, *probe_rest;
+    const int64_t *probe_doc, *probe_key, *probe_rest, *probe_floor; /* floor: the first slot */
     /* Element k's groups are groups[k] .. groups[k + 1] - 1; group g's postings (sorted by rest)
      * group_starts[g] .. group_starts[g + 1] - 1, of documents of profile group_profile[g]. */
     const int64_t *groups, *group_starts, *group_profile;
@@ -47,7 +47,6 @@ typedef struct {
     int64_t *out_p, *out_q;
     Py_ssize_t n_keys, n_elements, n_posting_keys, n_groups, n_postings, n_docs, n_indexed, rows,
         columns, words, capacity;
-    int ordered;
 } Join;
 
 /* The 1 bits of x: the instruction where the build targets it, else a few shifts and adds (which
@@ -120,7 +119,7 @@ static int admit(const Join *j, int64_t p, int64_t slot, double need)
     const int64_t q = record->doc;
     if (q < 0 || q >= j->n_docs)
         return -1;
-    if ((j->ordered && q <= p) || hashed_overlap(j, p, slot) < need)
+    if (hashed_overlap(j, p, slot) < need)
         return 0;
     return shares_at_least(j, p, q, need);
 }
@@ -131,6 +130,7 @@ static Py_ssize_t first_visits_of(const Join *j)
     Py_ssize_t n = 0;
     for (Py_ssize_t e = 0; e < j->n_elements; e++) {
         const int64_t p = j->probe_doc[e], key = j->probe_key[e], rest = j->probe_rest[e];
+        const int64_t floor = j->probe_floor[e];
         if (p < 0 || p >= j->n_docs || key < 0 || key >= j->n_posting_keys)
             return -1;
         const int64_t row = j->probe_profile[p], g_first = j->groups[key], g_last = j->groups[key + 1];
@@ -172,6 +172,8 @@ static Py_ssize_t first_visits_of(const Join *j)
                 continue;
             for (int64_t k = last - 1; k >= first && (double)j->posting_rest[k] >= need[column];
                  k--) {
+                if (j->posting_slot[k] < floor)
+                    continue;
                 int kept = admit(j, p, j->posting_slot[k], need[column]);
                 if (kept < 0 || (kept && n == j->capacity))
                     return -1;
@@ -187,37 +189,38 @@ static Py_ssize_t first_visits_of(const Join *j)
 }
 
 PyDoc_STRVAR(first_visits_doc,
-             "first_visits(keys, starts, probe_doc, probe_key, probe_rest, groups, group_starts,\n"
-             "             group_profile, posting_slot, posting_rest, records, probe_profile, need,\n"
-             "             columns, sorted_need, least_column, greatest_column, present, excess,\n"
-             "             ordered, out_p, out_q) -> n\n\n"
+             "first_visits(keys, starts, probe_doc, probe_key, probe_rest, probe_floor, groups,\n"
+             "             group_starts, group_profile, posting_slot, posting_rest, records,\n"
+             "             probe_profile, need, columns, sorted_need, least_column,\n"
+             "             greatest_column, present, excess, out_p, out_q) -> n\n\n"
              "Writes the admitted pairs to out_p[:n], out_q[:n] and returns n. Every buffer is\n"
              "C-contiguous and int64 but need, sorted_need and excess, float64 (need: profiles x\n"
              "columns, row-major), and present, uint64 (documents x words, at most 5 words);\n"
              "records holds 8 int64 per indexed document: the last probe document that admitted\n"
              "it (-1 at first; updated in place), the document, its excess (float64) and its\n"
-             "present words.");
+             "present words. A probe element pairs only with the slots from its floor on.");
 
 static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, GROUPS, GROUP_STARTS, GROUP_PROFILE,
+    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, PROBE_FLOOR, GROUPS, GROUP_STARTS, GROUP_PROFILE,
            POSTING_SLOT, POSTING_REST, RECORDS, PROBE_PROFILE, NEED, SORTED_NEED, LEAST_COLUMN,
            GREATEST_COLUMN, PRESENT, EXCESS, OUT_P, OUT_Q, VIEWS };
     static const char *names[VIEWS] = {
         "keys",          "starts",       "probe_doc",       "probe_key",    "probe_rest",
+        "probe_floor",
         "groups",        "group_starts", "group_profile",   "posting_slot", "posting_rest",
         "records",       "probe_profile", "need",           "sorted_need",  "least_column",
         "greatest_column", "present",    "excess",          "out_p",        "out_q"};
     PyObject *objects[VIEWS];
     Py_ssize_t columns;
-    int ordered;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOnOOOOOpOO", &objects[KEYS], &objects[STARTS],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOnOOOOOOO", &objects[KEYS], &objects[STARTS],
                           &objects[PROBE_DOC], &objects[PROBE_KEY], &objects[PROBE_REST],
+                          &objects[PROBE_FLOOR],
                           &objects[GROUPS], &objects[GROUP_STARTS], &objects[GROUP_PROFILE],
                           &objects[POSTING_SLOT], &objects[POSTING_REST], &objects[RECORDS],
                           &objects[PROBE_PROFILE], &objects[NEED], &columns,
                           &objects[SORTED_NEED], &objects[LEAST_COLUMN], &objects[GREATEST_COLUMN],
-                          &objects[PRESENT], &objects[EXCESS], &ordered, &objects[OUT_P],
+                          &objects[PRESENT], &objects[EXCESS], &objects[OUT_P],
                           &objects[OUT_Q]))
         return NULL;
     Py_buffer views[VIEWS] = {{0}};
@@ -243,7 +246,7 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
                      views[POSTING_REST].len / 8 == n_postings &&
                      views[OUT_Q].len / 8 == capacity &&
                      !views[RECORDS].readonly && !views[OUT_P].readonly && !views[OUT_Q].readonly;
-    for (int k = PROBE_KEY; k <= PROBE_REST; k++)
+    for (int k = PROBE_KEY; k <= PROBE_FLOOR; k++)
         consistent = consistent && views[k].len / 8 == n_elements;
     if (!consistent) {
         PyErr_SetString(PyExc_ValueError, "first_visits: buffers of inconsistent sizes");
@@ -255,6 +258,7 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .probe_doc = views[PROBE_DOC].buf,
         .probe_key = views[PROBE_KEY].buf,
         .probe_rest = views[PROBE_REST].buf,
+        .probe_floor = views[PROBE_FLOOR].buf,
         .groups = views[GROUPS].buf,
         .group_starts = views[GROUP_STARTS].buf,
         .group_profile = views[GROUP_PROFILE].buf,
@@ -281,7 +285,6 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         .columns = columns,
         .words = words,
         .capacity = capacity,
-        .ordered = ordered,
     };
     Py_ssize_t n;
     Py_BEGIN_ALLOW_THREADS

@@ -184,23 +184,27 @@ def candidate_pairs(
     group_first = np.flatnonzero(new_group)
     n_keys = len(elements.keys) + 1  # more than any key
     groups_of = np.bincount(index_key[group_first], minlength=n_keys)
-    # The indexed documents numbered 0 .. k - 1 (their slots): what the loop reads of them at
-    # random then lies in arrays of k entries, not of every document.
+    # The indexed documents numbered 0 .. k - 1 in order (their slots): what the loop reads of
+    # them at random then lies in arrays of k entries, not of every document.
+    docs = np.unique(indexed[0])
     slot_of = np.full(len(elements.starts) - 1, -1, dtype=np.int64)
-    slot_of[indexed[0]] = np.arange(len(indexed[0]))
+    slot_of[docs] = np.arange(len(docs))
     postings = Postings(
         np.concatenate([[0], np.cumsum(groups_of)]),
         np.append(group_first, len(by_posting)),
         index_profile[group_first],
         slot_of[index_doc],
         index_rest,
-        indexed[0],
-        needs.present[indexed[0]],
-        needs.excess[indexed[0]],
-        None if _compiled is None else _records(indexed[0], needs),
+        docs,
+        needs.present[docs],
+        needs.excess[docs],
+        None if _compiled is None else _records(docs, needs),
     )
     probe_doc, probe_key, probe_place = elements.prefixes(*probes)
     probe_rest = elements.lengths(probe_doc) - probe_place
+    # Ordered, a probe document pairs with the indexed documents after it: the slots from the
+    # first of those on.
+    floor = np.searchsorted(docs, probe_doc, "right") if ordered else np.zeros_like(probe_doc)
     # Chunks end where a probe document ends (its elements are contiguous in probe_doc), after
     # the postings of about chunk_pairs elements.
     read = postings.read(probe_key)
@@ -211,8 +215,10 @@ def candidate_pairs(
         span = slice(start, stop)
         start = stop
         if read[span].any():
-            span_probes = ProbeElements(probe_doc[span], probe_key[span], probe_rest[span])
-            yield _first_visits(elements, span_probes, postings, needs, ordered)
+            span_probes = ProbeElements(
+                probe_doc[span], probe_key[span], probe_rest[span], floor[span]
+            )
+            yield _first_visits(elements, span_probes, postings, needs)
 
 
 class ProbeElements(NamedTuple):
@@ -221,6 +227,7 @@ class ProbeElements(NamedTuple):
     doc: np.ndarray
     key: np.ndarray
     rest: np.ndarray  # elements of the document from this one on
+    floor: np.ndarray  # the first slot it may pair with
 
 
 class Postings(NamedTuple):
@@ -261,7 +268,6 @@ def _first_visits(
     probes: ProbeElements,
     postings: Postings,
     needs: Needs,
-    ordered: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of :func:`candidate_pairs` from some probe elements. A pair is admitted by the
     positional filter at any posting that passes it, then kept when the two documents share at
@@ -274,12 +280,12 @@ def _first_visits(
         out_p, out_q = np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64)
         n = _compiled.first_visits(
             *(elements.keys, elements.starts),
-            *(probes.doc, probes.key, probes.rest),
+            *(probes.doc, probes.key, probes.rest, probes.floor),
             *(postings.groups, postings.group_starts, postings.group_profile),
             *(postings.slot, postings.rest, postings.records),
             *(needs.probe_profile, needs.table, needs.table.shape[1]),
             *(needs.sorted_table, needs.least_column, needs.greatest_column),
-            *(needs.present, needs.excess, ordered, out_p, out_q),
+            *(needs.present, needs.excess, out_p, out_q),
         )
         return out_p[:n], out_q[:n]
     left = postings.group_starts[postings.groups[probes.key]]
@@ -289,7 +295,7 @@ def _first_visits(
     q = postings.docs[slot]
     most = np.minimum(np.repeat(probes.rest, read), postings.rest[posting])
     need = needs.table[needs.probe_profile[p], postings.group_profile[group]]
-    passes = (need <= most) & (q > p if ordered else True)
+    passes = (need <= most) & (slot >= np.repeat(probes.floor, read))
     p, q, slot, need = p[passes], q[passes], slot[passes], need[passes]
     n_docs = len(elements.starts) - 1
     pairs, first = np.unique(p * n_docs + q, return_index=True)

@@ -77,19 +77,21 @@ def test_the_compiled_loop_checks_its_buffers():
         record = [-1, more.get("indexed", 1), 0, int(present[1, 0])] + [0] * 4
         return COMPILED.first_visits(
             *(np.zeros(2, dtype=np.int64), np.array(starts, dtype=np.int64)),
-            *(zero, key, one + more.get("shorter", 0)),  # probe element: doc, key, rest
+            # The probe element: document, key, rest, first slot.
+            *(zero, key, one + more.get("shorter", 0), more.get("floor", zero)),
             *(np.array([0, 1]), np.array(group_starts), zero),  # groups: starts, column
             *(slot, one + more.get("shorter", 0)),  # postings: slot, rest
             more.get("records", np.array([record], dtype=np.int64)),
             *(np.zeros(2, dtype=np.int64), np.ones((1, 1)), 1),  # profiles, need, columns
             *(np.ones((1, 1)), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64)),
-            *(present, np.zeros(2), False, out, out.copy()),
+            *(present, np.zeros(2), out, out.copy()),
         )
 
     assert call() == 1
     assert call(starts=(0, 1, 1)) == 0  # document 1 has no element to share
     assert call(present=np.array([[1], [2]], dtype=np.uint64)) == 0  # no bucket in common
     assert call(shorter=-1) == 0  # rests of 0: below the need
+    assert call(floor=one) == 0  # slot 0 comes before the probe's first
     for bad in [
         {"slot": one},  # a slot past the indexed documents
         {"indexed": 9},  # an indexed document past the documents
