@@ -53,9 +53,11 @@ TILE_SIDE = 512
 # Texts that dedupe() decides at a time: each is compared with every text kept before its block,
 # then with the texts of its block.
 DEDUPE_BLOCK = 1024
-# Words are hashed into this many buckets for the overlap bound; the most frequent half of them
-# get a bucket each, so the bound is exact on the words most texts share.
-BUCKETS = 256
+# Words are hashed into this many buckets for the overlap bound; the OWN_BUCKETS most frequent
+# words get a bucket each, so the bound is exact on the words most texts share, and the others
+# share the rest (fewer own buckets: fewer collisions among the rarer words of long texts).
+BUCKETS = 320
+OWN_BUCKETS = 32
 # A pair is counted when its bound is at least ``threshold - PRUNE_MARGIN``: floating-point
 # rounding can put a computed score a few ulps above the exact value its bound dominates.
 PRUNE_MARGIN = 1e-9
@@ -175,8 +177,9 @@ def _bucket_counts(
     if vocab <= BUCKETS:
         width, bucket = vocab, rank
     else:
-        half = BUCKETS // 2
-        width, bucket = BUCKETS, np.where(rank < half, rank, half + rank % half)
+        own = min(OWN_BUCKETS, BUCKETS // 2)
+        shared = BUCKETS - own
+        width, bucket = BUCKETS, np.where(rank < own, rank, own + rank % shared)
     present = np.zeros((n_docs, -(-width // 64)), dtype=np.uint64)
     excess = np.zeros(n_docs)
     starts = np.concatenate([[0], np.cumsum(lengths)])

@@ -122,7 +122,7 @@ def test_a_threshold_keeps_exactly_the_pairs_of_the_matrix(
     rouge_types=st.sampled_from(ALL_TYPES),
     statistic=st.sampled_from(["p", "r", "f"]),
     options=st.sampled_from(OPTION_SETS),
-    buckets=st.sampled_from([4, 64, 256]),
+    buckets=st.sampled_from([4, 64, 256, 320]),
 )
 def test_the_bound_is_at_least_every_score(rows, rouge_types, statistic, options, buckets):
     """The pruning's premise, on every pair and every type: few buckets hash many words
