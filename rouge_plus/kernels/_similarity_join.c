@@ -133,7 +133,8 @@ static Py_ssize_t first_visits_of(const Join *j)
         const int64_t floor = j->probe_floor[e];
         if (p < 0 || p >= j->n_docs || key < 0 || key >= j->n_posting_keys)
             return -1;
-        const int64_t row = j->probe_profile[p], g_first = j->groups[key], g_last = j->groups[key + 1];
+        const int64_t row = j->probe_profile[p];
+        const int64_t g_first = j->groups[key], g_last = j->groups[key + 1];
         if (row < 0 || row >= j->rows || g_first < 0 || g_first > g_last || g_last > j->n_groups)
             return -1;
         const double *need = j->need + row * j->columns;
@@ -202,9 +203,9 @@ PyDoc_STRVAR(first_visits_doc,
 
 static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
 {
-    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, PROBE_FLOOR, GROUPS, GROUP_STARTS, GROUP_PROFILE,
-           POSTING_SLOT, POSTING_REST, RECORDS, PROBE_PROFILE, NEED, SORTED_NEED, LEAST_COLUMN,
-           GREATEST_COLUMN, PRESENT, EXCESS, OUT_P, OUT_Q, VIEWS };
+    enum { KEYS, STARTS, PROBE_DOC, PROBE_KEY, PROBE_REST, PROBE_FLOOR, GROUPS, GROUP_STARTS,
+           GROUP_PROFILE, POSTING_SLOT, POSTING_REST, RECORDS, PROBE_PROFILE, NEED, SORTED_NEED,
+           LEAST_COLUMN, GREATEST_COLUMN, PRESENT, EXCESS, OUT_P, OUT_Q, VIEWS };
     static const char *names[VIEWS] = {
         "keys",          "starts",       "probe_doc",       "probe_key",    "probe_rest",
         "probe_floor",
@@ -230,10 +231,12 @@ static PyObject *first_visits(PyObject *Py_UNUSED(module), PyObject *args)
         if (get_buffer(objects[v], &views[v], 8, names[v]) < 0)
             goto done;
     Py_ssize_t n_elements = views[PROBE_DOC].len / 8, n_postings = views[POSTING_SLOT].len / 8;
-    Py_ssize_t n_docs = views[STARTS].len / 8 - 1, n_indexed = views[RECORDS].len / (Py_ssize_t)sizeof(Record);
+    Py_ssize_t n_docs = views[STARTS].len / 8 - 1;
+    Py_ssize_t n_indexed = views[RECORDS].len / (Py_ssize_t)sizeof(Record);
     Py_ssize_t n_need = views[NEED].len / 8, n_posting_keys = views[GROUPS].len / 8 - 1;
     Py_ssize_t n_groups = views[GROUP_STARTS].len / 8 - 1;
-    Py_ssize_t capacity = views[OUT_P].len / 8, words = n_docs > 0 ? views[PRESENT].len / 8 / n_docs : 0;
+    Py_ssize_t capacity = views[OUT_P].len / 8;
+    Py_ssize_t words = n_docs > 0 ? views[PRESENT].len / 8 / n_docs : 0;
     int consistent = columns >= 1 && n_need % columns == 0 && n_posting_keys >= 0 && n_docs >= 0 &&
                      n_groups >= 0 && views[GROUP_PROFILE].len / 8 == n_groups &&
                      views[SORTED_NEED].len == views[NEED].len &&

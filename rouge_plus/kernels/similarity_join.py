@@ -14,9 +14,11 @@ first ``|x| − (α − 1)`` elements of x; the same holds in y. A longer prefix
 adds elements, so each document may take its own α, any lower bound on the overlap that a
 pair of it needs: x with α_x and y with α_y share a prefix element whenever U ≥ max(α_x, α_y).
 
-:func:`candidate_pairs` returns every pair whose prefixes share an element, from an inverted
-index of one side's prefixes; the caller derives the α of each document from its score bound,
-filters the candidates by that bound and counts the rest exactly.
+:func:`candidate_pairs` returns the pairs whose prefixes share an element, from an inverted
+index of one side's prefixes, that pass PPJoin's positional filter and share at least the
+overlap their score needs (:class:`Needs`, which the caller derives from its score bound); the
+caller counts them exactly. Its loop over the index is compiled (``_similarity_join.c``), with
+:func:`_first_visits` as its NumPy twin.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def _popcount_by_bytes(values: np.ndarray) -> np.ndarray:
 
 _BYTE_BITS = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
 popcount = getattr(np, "bitwise_count", _popcount_by_bytes)
+
+
+def _ranges(firsts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """``firsts[k], firsts[k] + 1, ..., firsts[k] + sizes[k] - 1`` for every k, one after the
+    other."""
+    return np.repeat(firsts - np.cumsum(sizes) + sizes, sizes) + np.arange(sizes.sum())
 
 
 def document_frequency(owner: np.ndarray, ids: np.ndarray, vocab: int) -> np.ndarray:
@@ -85,11 +93,9 @@ class Elements:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The first ``sizes[k]`` elements of each document ``docs[k]``: the document, key and
         place (0, 1, ...) in its document of each, documents in the order of ``docs``."""
-        sizes = np.minimum(sizes, self.starts[docs + 1] - self.starts[docs]).astype(np.int64)
-        owner = np.repeat(docs, sizes)
-        before = np.cumsum(sizes) - sizes
-        place = np.arange(len(owner)) - np.repeat(before, sizes)
-        return owner, self.keys[np.repeat(self.starts[docs], sizes) + place], place
+        sizes = np.minimum(sizes, self.lengths(docs)).astype(np.int64)
+        at = _ranges(self.starts[docs], sizes)
+        return np.repeat(docs, sizes), self.keys[at], at - np.repeat(self.starts[docs], sizes)
 
     def lengths(self, docs: np.ndarray) -> np.ndarray:
         return self.starts[docs + 1] - self.starts[docs]
@@ -99,7 +105,7 @@ class Elements:
         unigram overlap of the two."""
         sizes = self.lengths(docs)
         pair = np.repeat(np.arange(len(docs)), sizes)
-        at = np.repeat(self.starts[docs] - np.cumsum(sizes) + sizes, sizes) + np.arange(len(pair))
+        at = _ranges(self.starts[docs], sizes)
         n_keys = len(self.keys) + 1  # more than any key
         if self._by_document is None:  # sorted: by document, then by element
             owner = np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
@@ -196,8 +202,6 @@ def candidate_pairs(
         slot_of[index_doc],
         index_rest,
         docs,
-        needs.present[docs],
-        needs.excess[docs],
         None if _compiled is None else _records(docs, needs),
     )
     probe_doc, probe_key, probe_place = elements.prefixes(*probes)
@@ -232,8 +236,7 @@ class ProbeElements(NamedTuple):
 
 class Postings(NamedTuple):
     """The indexed documents' prefix elements: by element, then by the document's profile (in
-    groups), then by rest; and per indexed document (by slot), the document and its buckets
-    (see :class:`Needs`)."""
+    groups), then by rest; and per indexed document (by slot), the document."""
 
     groups: np.ndarray  # element k's groups: groups[k] .. groups[k + 1] - 1
     group_starts: np.ndarray  # group g's postings: group_starts[g] .. group_starts[g + 1] - 1
@@ -241,9 +244,7 @@ class Postings(NamedTuple):
     slot: np.ndarray  # per posting
     rest: np.ndarray
     docs: np.ndarray  # per slot
-    present: np.ndarray
-    excess: np.ndarray
-    records: np.ndarray | None  # the same for the compiled loop: see :func:`_records`
+    records: np.ndarray | None  # per slot, what the compiled loop reads: see :func:`_records`
 
     def read(self, keys: np.ndarray) -> np.ndarray:
         """The postings of each element ``keys[k]``."""
@@ -273,10 +274,10 @@ def _first_visits(
     positional filter at any posting that passes it, then kept when the two documents share at
     least need(p, q) elements in all."""
     read = postings.read(probes.key)
-    # A probe document admits each indexed document once at most.
-    probe_docs = 1 + int(np.count_nonzero(np.diff(probes.doc)))
-    capacity = min(int(read.sum()), probe_docs * len(postings.docs))
     if _compiled is not None:
+        # A probe document admits each indexed document once at most.
+        probe_docs = 1 + int(np.count_nonzero(np.diff(probes.doc)))
+        capacity = min(int(read.sum()), probe_docs * len(postings.docs))
         out_p, out_q = np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64)
         n = _compiled.first_visits(
             *(elements.keys, elements.starts),
@@ -288,20 +289,19 @@ def _first_visits(
             *(needs.present, needs.excess, out_p, out_q),
         )
         return out_p[:n], out_q[:n]
-    left = postings.group_starts[postings.groups[probes.key]]
-    posting = np.repeat(left - np.cumsum(read) + read, read) + np.arange(read.sum())
+    posting = _ranges(postings.group_starts[postings.groups[probes.key]], read)
     group = np.searchsorted(postings.group_starts, posting, "right") - 1
     p, slot = np.repeat(probes.doc, read), postings.slot[posting]
     q = postings.docs[slot]
     most = np.minimum(np.repeat(probes.rest, read), postings.rest[posting])
     need = needs.table[needs.probe_profile[p], postings.group_profile[group]]
     passes = (need <= most) & (slot >= np.repeat(probes.floor, read))
-    p, q, slot, need = p[passes], q[passes], slot[passes], need[passes]
+    p, q, need = p[passes], q[passes], need[passes]
     n_docs = len(elements.starts) - 1
     pairs, first = np.unique(p * n_docs + q, return_index=True)
-    p, q, slot, need = pairs // n_docs, pairs % n_docs, slot[first], need[first]
-    hashed = popcount(needs.present[p] & postings.present[slot]).sum(axis=1, dtype=np.int64)
-    hashed = hashed + np.minimum(needs.excess[p], postings.excess[slot])
+    p, q, need = pairs // n_docs, pairs % n_docs, need[first]
+    hashed = popcount(needs.present[p] & needs.present[q]).sum(axis=1, dtype=np.int64)
+    hashed = hashed + np.minimum(needs.excess[p], needs.excess[q])
     near = hashed >= need
     p, q, need = p[near], q[near], need[near]
     reaching = elements.shared(p, q) >= need
