@@ -255,43 +255,48 @@ static int own_ids_set_prediction(OwnIds *o, const Corpus *c, int64_t pred_doc)
     return 0;
 }
 
-/* The pairs' indexes ordered by reference document (stable), or NULL on memory error. A merge
- * sort: its time depends on the pairs only, not on the corpus, which may be far larger (a
- * thresholded join counts a few thousand pairs of a million documents at a time). */
+/* A pair's reference and index, to sort by both (the index keeps the sort stable). */
+typedef struct {
+    int64_t ref;
+    Py_ssize_t index;
+} PairPlace;
+
+static int compare_pair_places(const void *a, const void *b)
+{
+    const PairPlace *x = a, *y = b;
+    if (x->ref != y->ref)
+        return (x->ref > y->ref) - (x->ref < y->ref);
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The pairs' indexes ordered by reference document (stable), or NULL on memory error. Its time
+ * depends on the pairs only, not on the corpus, which may be far larger (a thresholded join
+ * counts a few thousand pairs of a million documents at a time). */
 static Py_ssize_t *pairs_by_reference(const int64_t *ref_docs, Py_ssize_t n_pairs)
 {
-    size_t size = (size_t)(n_pairs ? n_pairs : 1) * sizeof(Py_ssize_t);
-    Py_ssize_t *order = malloc(size), *scratch = malloc(size);
-    if (!order || !scratch) {
-        free(order);
-        free(scratch);
+    size_t n = (size_t)(n_pairs ? n_pairs : 1);
+    Py_ssize_t *order = malloc(n * sizeof(Py_ssize_t));
+    if (!order)
         return NULL;
-    }
-    Py_ssize_t sorted_up_to = 1;
+    int in_order = 1;
     for (Py_ssize_t k = 0; k < n_pairs; k++) {
         order[k] = k;
-        if (k && ref_docs[k] >= ref_docs[k - 1])
-            sorted_up_to++;
+        in_order = in_order && (k == 0 || ref_docs[k] >= ref_docs[k - 1]);
     }
     /* Already in order (one pair per reference in a batch, a tile's references): nothing to do. */
-    Py_ssize_t width = sorted_up_to >= n_pairs ? n_pairs : 1;
-    for (; width < n_pairs; width *= 2) {
-        for (Py_ssize_t lo = 0; lo < n_pairs; lo += 2 * width) {
-            Py_ssize_t mid = lo + width < n_pairs ? lo + width : n_pairs;
-            Py_ssize_t hi = mid + width < n_pairs ? mid + width : n_pairs;
-            Py_ssize_t a = lo, b = mid, out = lo;
-            while (a < mid && b < hi)
-                scratch[out++] = ref_docs[order[b]] < ref_docs[order[a]] ? order[b++] : order[a++];
-            while (a < mid)
-                scratch[out++] = order[a++];
-            while (b < hi)
-                scratch[out++] = order[b++];
-        }
-        Py_ssize_t *swap = order;
-        order = scratch;
-        scratch = swap;
+    if (in_order)
+        return order;
+    PairPlace *places = malloc(n * sizeof(PairPlace));
+    if (!places) {
+        free(order);
+        return NULL;
     }
-    free(scratch);
+    for (Py_ssize_t k = 0; k < n_pairs; k++)
+        places[k] = (PairPlace){ref_docs[k], k};
+    qsort(places, (size_t)n_pairs, sizeof(PairPlace), compare_pair_places);
+    for (Py_ssize_t k = 0; k < n_pairs; k++)
+        order[k] = places[k].index;
+    free(places);
     return order;
 }
 
