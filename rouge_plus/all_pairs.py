@@ -40,7 +40,7 @@ from .plan import ScoringPlan
 from .rouge2.synonyms import load_synonyms
 from .scoring.counting import SynonymMatcher, count_measures
 from .scoring.fmeasure import FMeasure, rounded_prf
-from .scoring.measures import Measure
+from .scoring.measures import Bound, Measure
 from .text.diagnostics import warn_wordless, wordless_places
 from .text.encoding import Encoded
 
@@ -120,7 +120,7 @@ class _Bounds:
 
     pred_base: np.ndarray  # per document
     ref_base: np.ndarray
-    kind: str  # "overlap": min(U, bases); "weighted": U^w or U; "bases": min(bases)
+    kind: Bound  # "overlap": min(U, bases); "weighted": U^w or U; "bases": min(bases)
     weight: float = 1.0
     present: np.ndarray | None = None  # (n_documents, buckets / 64) uint64: [count_B ≥ 1] bits
     excess: np.ndarray | None = None  # Σ_B (count_B - 1)⁺ per document
@@ -129,12 +129,13 @@ class _Bounds:
     @classmethod
     def build(cls, measure: Measure, encoded: Encoded, self_counts: tuple) -> _Bounds:
         _, pred_base, ref_base = self_counts
-        if not measure.hit_within_unigram_overlap:
-            return cls(pred_base, ref_base, "bases")
+        kind = measure.bound
+        if kind == "bases":
+            return cls(pred_base, ref_base, kind)
         owner, ids = _tokens(encoded)
         frequency = document_frequency(owner, ids, max(encoded.vocab_size, 1))
         present, excess = _bucket_counts(owner, ids, len(pred_base), frequency)
-        kind, weight = ("weighted", measure.weight) if measure.is_weighted else ("overlap", 1.0)
+        weight = measure.weight if kind == "weighted" else 1.0
         return cls(pred_base, ref_base, kind, weight, present, excess, frequency)
 
     def hits(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:

@@ -123,10 +123,11 @@ class ExampleScores:
 
     @classmethod
     def from_columns(
-        cls, columns: Mapping[str, Sequence[float]], options: ScoreOptions
+        cls, columns: Mapping[str, Sequence[float]], options: ScoreOptions, signature: str
     ) -> ExampleScores:
         """Rebuild per-example arrays from ``<type>_precision``/``_recall``/``_fmeasure``
-        columns (the inverse of :meth:`columns`)."""
+        columns (the inverse of :meth:`columns`), scored under ``options`` (whose
+        ``signature`` the plan gives)."""
         import numpy as np
 
         scores = {
@@ -135,7 +136,7 @@ class ExampleScores:
             )
             for name in options.type_names
         }
-        return cls(scores, options, options.signature())
+        return cls(scores, options, signature)
 
 
 def score_column_names(options: ScoreOptions) -> list[str]:

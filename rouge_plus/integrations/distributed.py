@@ -16,6 +16,7 @@ import numpy as np
 from ..comparison import compare_scores
 from ..errors import MissingExtraError
 from ..options import ScoreOptions
+from ..plan import signature_of
 from ..results import SCORE_COLUMNS, ExampleScores, score_column_names
 from ..scorer import score_examples
 
@@ -100,7 +101,7 @@ def gathered_scores(
     for name in score_column_names(options):
         values = table.column(prefix + name).to_numpy()
         columns[name] = values if order is None else values[order]
-    return ExampleScores.from_columns(columns, options)
+    return ExampleScores.from_columns(columns, options, signature_of(options))
 
 
 def compare_gathered(
@@ -121,7 +122,7 @@ def compare_gathered(
     return compare_scores(
         arrays(baseline),
         {column: arrays(column) for column in systems},
-        signature=options.signature(),
+        signature=signature_of(options),
         baseline_name=baseline,
         **test,
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..options import ScoreOptions
+from ..plan import signature_of
 from ..results import ExampleScores, score_column_names
 from ..scorer import score_examples
 
@@ -81,7 +82,7 @@ def score_dataset(
     # Arrow, not the "numpy" format: that one would hand back float32 and change the means.
     table = scored.select_columns(score_names).with_format("arrow")[:]
     score_table = {name: table.column(name).to_numpy() for name in score_names}
-    result = ExampleScores.from_columns(score_table, settings).aggregate()
+    result = ExampleScores.from_columns(score_table, settings, signature_of(settings)).aggregate()
     return (result, scored) if add_scores else result
 
 

@@ -30,7 +30,8 @@ STAGES = {
     "meta": 4,  # correlations with human judgments, on NumPy
     "inputs": 5,  # predictions and references, validated
     "parallel": 5,  # chunks on threads
-    "options": 6,  # every option, validated; the signature
+    "options": 6,  # every option, validated
+    "signature": 7,  # every setting that changes a score, as resolved by the plan
     "results": 7,  # per-example scores and their aggregates
     "plan": 8,  # options resolved into what scores
     "scorer": 9,  # the facade
@@ -105,11 +106,11 @@ def upward_imports(repo: Path) -> list[str]:
     return sorted(upward)
 
 
-def test_at_most_fourteen_modules_at_the_top():
+def test_at_most_fifteen_modules_at_the_top():
     """The top level holds the core API's stages and the package's faces; anything else belongs
     in a stage's folder."""
     modules = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert len(modules) <= 14, modules
+    assert len(modules) <= 15, modules
 
 
 def test_the_command_line_has_no_import_cycle():
