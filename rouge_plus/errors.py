@@ -27,8 +27,8 @@ EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {
 
 
 class RougePlusError(Exception):
-    """A problem with what the user gave (options, input, data files, installed extras); the
-    message is meant for that person."""
+    """A problem with what the user gave (options, input, data files, installed extras, the
+    build); the message is meant for that person."""
 
 
 class OptionError(RougePlusError, ValueError):
