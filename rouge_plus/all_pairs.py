@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .errors import OptionError, OptionTypeError
 from .inputs import _as_list, _texts
 from .kernels.similarity_join import (
     Elements,
@@ -473,9 +474,9 @@ def _matches(
 
 def _check_threshold(threshold: object) -> float:
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
+        raise OptionTypeError(f"threshold must be a number, got {threshold!r}")
     if math.isnan(threshold):
-        raise ValueError("threshold must be a number, got nan")
+        raise OptionError("threshold must be a number, got nan")
     return float(threshold)
 
 
@@ -491,13 +492,13 @@ def _setup(
 ) -> tuple[_PairScorer, int, object]:
     """The scorer of ``texts`` (one encoding), the number of workers, the synonym source."""
     if "rouge_types" in options:
-        raise TypeError("pass one ROUGE type as rouge_type=..., not rouge_types")
+        raise OptionTypeError("pass one ROUGE type as rouge_type=..., not rouge_types")
     if not isinstance(rouge_type, str):
-        raise TypeError(f"rouge_type must be one ROUGE type name (a str), got {rouge_type!r}")
+        raise OptionTypeError(f"rouge_type must be one ROUGE type name (a str), got {rouge_type!r}")
     if statistic not in STATISTICS:
-        raise ValueError(f"statistic: unknown value {statistic!r}; valid values are: p, r, f")
+        raise OptionError(f"statistic: unknown value {statistic!r}; valid values are: p, r, f")
     if backend not in BACKENDS:
-        raise ValueError(
+        raise OptionError(
             f"backend: unknown value {backend!r}; valid values are: threads, processes"
         )
     settings = ScoreOptions.from_kwargs(rouge_types=[rouge_type], num_proc=num_proc, **options)

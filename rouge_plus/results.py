@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .corpus.aggregation import Interval, bootstrap_interval, rouge155_interval
+from .errors import InputError
 from .options import ScoreOptions
 from .scoring.tables import ScoreTable
 
@@ -112,7 +113,7 @@ class ExampleScores:
     def concatenate(cls, parts: Sequence[ExampleScores]) -> ExampleScores:
         """One :class:`ExampleScores` holding the rows of ``parts`` in order."""
         if not parts:
-            raise ValueError("there is nothing to score: no rows")
+            raise InputError("there is nothing to score: no rows")
         first = parts[0]
         if len(parts) == 1:
             return first

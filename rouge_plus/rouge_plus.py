@@ -12,6 +12,7 @@ from pathlib import Path
 import datasets
 import evaluate
 
+from rouge_plus.errors import InputError
 from rouge_plus.inputs import Batch, normalize_inputs
 from rouge_plus.options import ScoreOptions, option_keywords
 from rouge_plus.plan import ScoringPlan, signature_of
@@ -165,7 +166,7 @@ class RougePlus(evaluate.Metric):
                 rows_predictions = rows_predictions + batch.predictions
                 rows_references = rows_references + _reference_rows(batch)
             if not rows_predictions:
-                raise ValueError(
+                raise InputError(
                     "nothing to compute: call add or add_batch at least once, or pass "
                     "predictions and references to compute"
                 )
