@@ -53,7 +53,6 @@ def _part(module: str) -> str:
     return module.split(".")[1] if module.count(".") else "__init__"
 
 
-
 def _module_name(path: Path, repo: Path) -> str:
     relative = path.relative_to(repo).with_suffix("")
     parts = list(relative.parts)
@@ -184,3 +183,38 @@ def test_space_api_exposes_every_option_but_the_documented_few():
     guide = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     for name in api.OMITTED_OPTIONS:
         assert f"`{name}`" in guide
+
+
+def test_under_ci_a_skip_fails_but_for_the_listed_ones(tmp_path):
+    """An oracle that is missing under CI fails the run (tests/support/ci_skips.py)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_skips.py").write_text(
+        "import pytest\n"
+        "def test_oracle():\n    pytest.skip('rouge_score is not installed')\n"
+        "@pytest.mark.skipif(True, reason='the C extension is not built')\n"
+        "def test_marked():\n    pass\n"
+        'def test_listed():\n    pytest.skip("evaluate\'s rouge script is absent")\n'
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "support.ci_skips",
+        "-p",
+        "no:cacheprovider",
+    ]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "tests")}
+    for ci, expected in [("true", "1 failed, 1 skipped, 1 error"), ("", "3 skipped")]:
+        done = subprocess.run(
+            [*command, str(tmp_path)],
+            cwd=tmp_path,
+            env={**env, "CI": ci},
+            capture_output=True,
+            text=True,
+        )
+        assert expected in done.stdout.splitlines()[-1], done.stdout
