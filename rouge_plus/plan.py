@@ -327,7 +327,34 @@ def resolve_language(options: ScoreOptions) -> LanguageChoice:
     stopwords_code = None
     if options.remove_stopwords is True and language.stopwords != "english":
         stopwords_code = language.stopwords
-    return LanguageChoice(language, segmenter, _stemmer_name(options, language), stopwords_code)
+    choice = LanguageChoice(language, segmenter, _stemmer_name(options, language), stopwords_code)
+    _require_extras(choice)
+    return choice
+
+
+def _require_extras(choice: LanguageChoice) -> None:
+    """``MissingExtraError`` now, when the plan is built, for a package the language needs and
+    that is not installed, rather than deep inside the first text it tokenizes."""
+    from .text.languages import (
+        STEM_EXTRA,
+        STEM_PACKAGE,
+        STOPWORDS_EXTRA,
+        STOPWORDS_PACKAGE,
+        require_installed,
+    )
+
+    code = choice.language.code if choice.language else None
+    if choice.segmenter is not None:
+        from .text.segmenters import SEGMENTERS
+
+        packages = SEGMENTERS[choice.segmenter].packages
+        require_installed(packages, f"language={code!r} (word segmentation)", choice.segmenter)
+    if choice.stemmer and choice.stemmer.startswith("snowball:"):
+        require_installed((STEM_PACKAGE,), f"language={code!r} with use_stemmer=True", STEM_EXTRA)
+    if choice.stopwords_code:
+        require_installed(
+            (STOPWORDS_PACKAGE,), f"language={code!r} with remove_stopwords=True", STOPWORDS_EXTRA
+        )
 
 
 def _stemmer_name(options: ScoreOptions, language: Language | None) -> str | None:

@@ -152,6 +152,13 @@ def package_version(distribution: str) -> str:
         return "not-installed"
 
 
+def require_installed(distributions: tuple[str, ...], purpose: str, extra: str) -> None:
+    """``MissingExtraError`` naming ``extra`` when one of ``distributions`` is not installed
+    (read from the installed metadata, nothing imported)."""
+    if any(package_version(name) == "not-installed" for name in distributions):
+        raise MissingExtraError(purpose, extra)
+
+
 def import_optional(module: str, purpose: str, extra: str) -> object:
     """Import ``module`` or raise ``MissingExtraError`` naming the extra that installs it."""
     try:

@@ -3,6 +3,7 @@ hand-checked on native sentence pairs, and what stays exactly as it was without 
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 import warnings
@@ -290,3 +291,36 @@ def test_one_pair_per_call_checks_the_language_of_its_first_pair() -> None:
         for _ in range(3):
             RougeScorer(["rouge1"], use_stemmer=True).score([text], [text])
     assert len(caught) == 1
+
+
+def test_a_missing_extra_is_named_when_the_plan_is_built_not_deep_in_the_first_text(
+    monkeypatch,
+) -> None:
+    """language='zh' without its extra once raised a 25-line traceback from inside the
+    tokenizer; the plan checks the installed packages first, so the error comes from there."""
+    import importlib.metadata
+    import traceback
+
+    from rouge_plus.errors import MissingExtraError
+
+    real_version = importlib.metadata.version
+
+    def without(*missing: str):
+        def version(name: str) -> str:
+            if name in missing:
+                raise importlib.metadata.PackageNotFoundError(name)
+            return real_version(name)
+
+        return version
+
+    cases = [
+        ({"language": "zh"}, ("rjieba",), 'pip install ".[zh]"'),
+        ({"language": "de", "use_stemmer": True}, ("PyStemmer",), 'pip install ".[stem]"'),
+        ({"language": "de", "remove_stopwords": True}, ("stopwordsiso",), '".[stopwords]"'),
+    ]
+    for options, missing, hint in cases:
+        monkeypatch.setattr(importlib.metadata, "version", without(*missing))
+        with pytest.raises(MissingExtraError, match=re.escape(hint)) as caught:
+            score(["你好 Welt"], ["你好 Welt"], **options)
+        frames = [frame.name for frame in traceback.extract_tb(caught.value.__traceback__)]
+        assert "_require_extras" in frames and len(frames) <= 10, frames
