@@ -1,6 +1,6 @@
 """Throughput of rouge_plus against the ROUGE implementations people use, in one run.
 
-    python benchmarks/bench.py                      # corpus mode on ../shared/bench when present
+    python benchmarks/bench.py                      # corpus mode on ../shared/bench (or tests/data)
     python benchmarks/bench.py --data pairs.jsonl   # any JSONL with "prediction" and "references"
     python benchmarks/bench.py --replicate 10       # the corpus repeated 10 times
     python benchmarks/bench.py --mode long          # single long pairs (1,000 to 20,000 tokens)
@@ -36,6 +36,7 @@ first line of the output says which.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -55,7 +56,10 @@ import per_call_mode  # noqa: E402
 import reach_modes  # noqa: E402
 from peers import PEERS, available  # noqa: E402
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
+# The shared bench beside the checkout, or in a clone without it the same rows in tests/data.
+_SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
+_BUNDLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "cnndm_realsumm.jsonl.gz"
+DEFAULT_DATA = _SHARED if _SHARED.exists() else _BUNDLED
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 # Peers slower than this (pairs/s, from the agreement run) are timed on a 1,000-pair slice.
 SLOW = 5000
@@ -63,7 +67,9 @@ SLOW = 5000
 
 def load_pairs(path: Path, replicate: int, pairs: int | None = None) -> tuple[list[str], list[str]]:
     """The corpus repeated ``replicate`` times, or cycled to exactly ``pairs`` pairs."""
-    rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
     if pairs is not None:
         replicate = -(-pairs // len(rows))
     predictions = [row["prediction"] for row in rows] * replicate
