@@ -38,9 +38,10 @@ from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
 from .rouge2.synonyms import load_synonyms
-from .scoring.counting import SynonymMatcher, count_measures
+from .scoring.counting import count_measures
 from .scoring.fmeasure import FMeasure, rounded_prf
 from .scoring.measures import Measure
+from .scoring.protocols import SynonymMatcher
 from .text.diagnostics import warn_wordless, wordless_places
 from .text.encoding import Encoded
 

@@ -18,6 +18,7 @@ PACKAGE = REPO / "rouge_plus"
 # Folders are pipeline stages; each top-level module has the stage of what it does.
 STAGES = {
     "_compiled": -1,  # the switch of every compiled module: below everything, imports nothing
+    "_records": -1,  # records without typing or dataclasses: imports nothing
     "_version": 0,
     "errors": 0,
     "data": 0,

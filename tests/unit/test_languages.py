@@ -13,7 +13,8 @@ from rouge_plus import RougeScorer, score
 from rouge_plus.options import ScoreOptions
 from rouge_plus.plan import text_pipeline
 from rouge_plus.text import segmenters
-from rouge_plus.text.languages import LANGUAGES, non_english_evidence
+from rouge_plus.text.evidence import non_english_evidence
+from rouge_plus.text.languages import LANGUAGES
 
 SEGMENTED = {"zh": "rjieba", "ja": "fugashi", "th": "pythainlp", "ko": "kiwipiepy",
              "lo": "laonlp", "km": "khmernltk"}  # fmt: skip
