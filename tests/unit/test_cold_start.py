@@ -110,8 +110,9 @@ RougeScorer(**{options}, use_aggregator=False).score(predictions, references)
 @built
 @pytest.mark.parametrize("options", [{}, {"use_stemmer": True}], ids=["plain", "stemming"])
 def test_common_scoring_imports_no_module_it_does_not_use(options):
-    modules = set(_modules_after(ENGLISH_CALL.format(options=options)))
-    assert sorted(modules.intersection(LIGHT)) == []
+    # (Python's own start may import some of them: an editable install's path hook does.)
+    imported = set(_modules_after(ENGLISH_CALL.format(options=options))) - set(_modules_after(""))
+    assert sorted(imported.intersection(LIGHT)) == []
 
 
 def test_stemming_never_imports_nltk():
