@@ -60,6 +60,13 @@ def _words(text: str) -> list[str]:
     return words
 
 
+def _lowered_words(text: str) -> list[str]:
+    """:func:`_words` lowercased (an ASCII text lowercased first: the same runs)."""
+    if text.isascii():
+        return _ASCII_WORD.findall(text.lower())
+    return [word.lower() for word in _words(text)]
+
+
 def _script(letter: str) -> str:
     import unicodedata
 
@@ -86,7 +93,7 @@ def non_english_evidence(texts: Iterable[str]) -> str | None:
         read += len(sample[-1])
         if read >= _SAMPLE_TOTAL:
             break
-    words = [word.lower() for text in sample for word in _words(text)]
+    words = [word for text in sample for word in _lowered_words(text)]
     letters = "".join(words)
     if not letters:
         return None
