@@ -32,6 +32,7 @@ _FUNCTION_WORDS = {
 # fmt: on
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 _WORD_CHARACTERS = re.compile(r"[^\W\d_]+")
+_NON_ASCII_WORD_CHARACTER = re.compile(r"[^\W\x00-\x7f]")
 _SAMPLE_TEXTS = 200
 _SAMPLE_CHARACTERS = 2000  # of one text
 _SAMPLE_TOTAL = 20_000  # of all: thousands of words, plenty for either kind of evidence
@@ -61,8 +62,9 @@ def _words(text: str) -> list[str]:
 
 
 def _lowered_words(text: str) -> list[str]:
-    """:func:`_words` lowercased (an ASCII text lowercased first: the same runs)."""
-    if text.isascii():
+    """:func:`_words` lowercased. A text whose word characters are all ASCII (such as an
+    English text with curly quotes) is lowercased first: the same runs, found at once."""
+    if text.isascii() or _NON_ASCII_WORD_CHARACTER.search(text) is None:
         return _ASCII_WORD.findall(text.lower())
     return [word.lower() for word in _words(text)]
 
