@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -39,11 +39,15 @@ from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
 from .rouge2.synonyms import load_synonyms
-from .scoring.counting import SynonymMatcher, count_measures
+from .scoring.counting import count_measures
 from .scoring.fmeasure import FMeasure, rounded_prf
-from .scoring.measures import Bound, Measure
+from .scoring.measures import Measure
+from .scoring.protocols import SynonymMatcher
 from .text.diagnostics import warn_wordless, wordless_places
 from .text.encoding import Encoded
+
+if TYPE_CHECKING:
+    from .scoring.measures import Bound
 
 # Which of precision, recall and F ``statistic`` picks.
 STATISTICS = {"p": 0, "r": 1, "f": 2}

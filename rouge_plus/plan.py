@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import OptionError, OptionTypeError
 from .inputs import Batch
@@ -31,10 +30,15 @@ from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
 from .text.tokenizers import get_tokenizer
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     from .rouge2.pos import Tagger
     from .rouge2.synonyms import Synonyms
     from .text.languages import Language
+else:
+    from ._records import NamedTuple
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
@@ -116,7 +120,7 @@ class ScoringPlan:
         """The English stemmer on text that is clearly not English: say which option fixes it."""
         if not self.stems_english:
             return
-        from .text.languages import non_english_evidence
+        from .text.evidence import non_english_evidence
 
         evidence = non_english_evidence(references)
         if evidence:

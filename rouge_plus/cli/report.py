@@ -11,10 +11,10 @@ signature.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 
+from .._records import replace
 from ..results import SCORE_COLUMNS, ExampleScores
 
 FORMATS = ("table", "json", "csv")
@@ -50,7 +50,7 @@ def _csv(rows: list[list[object]]) -> str:
 
 def _summary_table(examples: ExampleScores) -> str:
     options = examples.options
-    full = examples.aggregate(dataclasses.replace(options, return_precision_recall=True))
+    full = examples.aggregate(replace(options, return_precision_recall=True))
     bootstrap = options.aggregation == "bootstrap"
     title = f"F ({options.fmeasure.label})"
     header = ["ROUGE", "Precision", "Recall", title]

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from .._records import NamedTuple
 
 # The compiled tokenizer's rule (lowercased, it is rouge_score's): runs of ASCII letters and
 # digits. The Python twin, the text tokenizers and the explanations use this one pattern too.

@@ -14,7 +14,6 @@ import functools
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol
 
 from .._compiled import compiled
 from ..errors import OptionError
@@ -23,27 +22,17 @@ from ..kernels.spec import int_list
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 
     from ..kernels.native import Buffer
+    from .protocols import SynonymMatcher
 
 Counts = tuple["np.ndarray", "np.ndarray", "np.ndarray"]
 
 # The synonym matching of unigrams, compiled (_synonyms.c); None without the extension.
 _compiled_synonyms = compiled("scoring._synonyms")
-
-
-class SynonymMatcher(Protocol):
-    """What synonym matching asks of a synonym source (see :mod:`rouge_plus.rouge2.synonyms`):
-    two words can only be synonyms when their ``keys`` meet; with ``exact_keys`` meeting keys
-    are enough, otherwise ``match`` decides."""
-
-    exact_keys: bool
-
-    def keys(self, word: str) -> frozenset: ...
-
-    def match(self, a: str, b: str) -> bool: ...
 
 
 class PairCounts:

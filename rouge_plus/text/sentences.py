@@ -19,9 +19,16 @@ import functools
 import re
 from collections.abc import Callable
 from enum import IntEnum
-from typing import NamedTuple, Protocol, runtime_checkable
 
 from ..errors import OptionError, OptionTypeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    from .protocols import SentenceSplitter
+else:
+    from .._records import NamedTuple
 
 
 class Cut(IntEnum):
@@ -30,21 +37,6 @@ class Cut(IntEnum):
     LINES = 0  # only at line breaks (whitespace for every tokenizer)
     PUNCTUATION = 1  # also right after a sentence mark, with no space after it ("。")
     ANYWHERE = 2  # unknown (a user's splitter)
-
-
-@runtime_checkable
-class SentenceSplitter(Protocol):
-    """What the scorer calls: ``splitter(text) -> list[str]``, labelled by ``name``.
-
-    ``cuts`` says where it may end a sentence; ``by_lines`` that it is rouge_score's newline
-    rule, which the compiled tokenizer applies by itself.
-    """
-
-    name: str
-    cuts: Cut
-    by_lines: bool
-
-    def __call__(self, text: str) -> list[str]: ...
 
 
 def split_newlines(text: str) -> list[str]:

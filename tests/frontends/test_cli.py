@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import gzip
 import io
 import json
@@ -26,6 +25,7 @@ import pytest
 from support.material import BENCH
 
 import rouge_plus
+from rouge_plus._records import fields as record_fields
 from rouge_plus.cli import main
 from rouge_plus.cli.main import SUBCOMMANDS, build_parser
 from rouge_plus.options import KEYWORDS, OPTION, REPORT, ScoreOptions, option_keywords
@@ -454,7 +454,7 @@ def test_every_flag_has_real_help(command):
         assert action.help and len(action.help) >= 12, flag
         machine = f"{action.dest.removeprefix('option_')} ("  # the fallback of a derived flag
         assert not action.help.startswith(machine) and action.metavar != "VALUE", flag
-    fields = dataclasses.fields(ScoreOptions)
+    fields = record_fields(ScoreOptions)
     assert all(OPTION in field.metadata or KEYWORDS in field.metadata for field in fields)
     given = {a.dest.removeprefix("option_") for a in actions if a.dest.startswith("option_")}
     expected = {

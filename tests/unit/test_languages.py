@@ -9,12 +9,15 @@ import unicodedata
 import warnings
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rouge_plus import RougeScorer, score
 from rouge_plus.options import ScoreOptions
 from rouge_plus.plan import resolve_language, signature_of, text_pipeline
-from rouge_plus.text import segmenters
-from rouge_plus.text.languages import LANGUAGES, non_english_evidence
+from rouge_plus.text import evidence, segmenters
+from rouge_plus.text.evidence import non_english_evidence
+from rouge_plus.text.languages import LANGUAGES
 
 SEGMENTED = {"zh": "rjieba", "ja": "fugashi", "th": "pythainlp", "ko": "kiwipiepy",
              "lo": "laonlp", "km": "khmernltk"}  # fmt: skip
@@ -264,6 +267,12 @@ def test_stemming_text_that_is_not_english_warns(texts: list[str], suggestion: s
     with pytest.warns(UserWarning, match="language=<ISO 639-1 code>") as caught:
         score(texts * 5, texts * 5, use_stemmer=True)
     assert len(caught) == 1
+
+
+@given(st.text() | st.text(st.sampled_from("aZ1_ ’\u0130\u212a\u00bdß\u0660\u2160Ⓐé")))
+def test_evidence_reads_the_words_of_any_text_lowercased(text: str) -> None:
+    """The shortcut for texts whose word characters are ASCII finds the same words."""
+    assert evidence._lowered_words(text) == [word.lower() for word in evidence._words(text)]
 
 
 def test_english_text_does_not_warn() -> None:
