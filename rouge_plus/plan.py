@@ -22,12 +22,10 @@ from .results import one_row_keys
 from .scoring.counting import count_texts
 from .scoring.multiref import COMPILED_REDUCTION, reduce_references
 from .scoring.tables import ScoreTable
-from .signature import signature
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
-from .text.stopwords import resolve_stopwords
 from .text.tokenizers import get_tokenizer
 
 TYPE_CHECKING = False
@@ -99,6 +97,8 @@ class ScoringPlan:
         """Every setting that changes a score, with the names of the data sources loaded."""
         if self._signature is None:
             synonyms_name = self.synonyms.name if self.synonyms is not None else None
+            from .signature import signature
+
             choice = self.language
             self._signature = signature(
                 self.options,
@@ -373,6 +373,8 @@ def _stemmer_name(options: ScoreOptions, language: Language | None) -> str | Non
 
 def signature_of(options: ScoreOptions) -> str:
     """The signature of ``options`` without building a plan (data sources named, not loaded)."""
+    from .signature import signature
+
     choice = resolve_language(options)
     return signature(options, choice.segmenter, choice.stemmer, choice.stopwords_code)
 
@@ -431,7 +433,11 @@ def text_pipeline(options: ScoreOptions, choice: LanguageChoice | None = None) -
         from .text.languages import language_stopwords
 
         stopwords = language_stopwords(choice.stopwords_code)
+    elif options.remove_stopwords is None or options.remove_stopwords is False:
+        stopwords = None  # the common call: the stopword module is not imported
     else:
+        from .text.stopwords import resolve_stopwords
+
         stopwords = resolve_stopwords(options.remove_stopwords)
     if choice.segmenter is not None:
         from .text.segmenters import segmenting_tokenizer
