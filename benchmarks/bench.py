@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import os
 import random
@@ -164,16 +165,26 @@ def corpus_mode(args: argparse.Namespace) -> list[dict]:
     return results
 
 
-def synthetic_pair(n_tokens: int, seed: int, vocabulary: list[str]) -> tuple[str, str]:
-    """Two related texts of ``n_tokens`` words in sentences of about 20 words."""
+def synthetic_pair(
+    n_tokens: int, seed: int, vocabulary: list[str], shape: str = "related"
+) -> tuple[str, str]:
+    """Two texts of ``n_tokens`` words in sentences of about 20 words: ``"related"`` (each word
+    of the reference kept with probability 0.6), or ``"near copy"`` (the reference shifted by
+    three words: three dropped at its start, three new ones at its end)."""
     rng = random.Random(seed)
 
     def text(words: list[str]) -> str:
         return "\n".join(" ".join(words[i : i + 20]) + " ." for i in range(0, len(words), 20))
 
     reference = [rng.choice(vocabulary) for _ in range(n_tokens)]
-    prediction = [w if rng.random() < 0.6 else rng.choice(vocabulary) for w in reference]
+    if shape == "near copy":
+        prediction = reference[3:] + [rng.choice(vocabulary) for _ in range(3)]
+    else:
+        prediction = [w if rng.random() < 0.6 else rng.choice(vocabulary) for w in reference]
     return text(prediction), text(reference)
+
+
+LONG_SHAPES = ("related", "near copy")
 
 
 LONG_TOKENS = [1000, 5000, 20_000]
@@ -189,25 +200,26 @@ def long_mode(args: argparse.Namespace) -> list[dict]:
     """Milliseconds per call on one long pair for each size and type: the best of ``--rounds``
     rounds in which the peers take turns, a round averaging enough calls to last
     ``LONG_ROUND``; a peer slower than ``LONG_SLOW`` is timed by its one first call."""
-    words = sorted({w for line in args.data.open() for w in json.loads(line)["prediction"].split()})
+    predictions, _ = load_pairs(args.data, 1)
+    words = sorted({w for text in predictions for w in text.split()})
     names = [p for p in args.peers if available(p)]
     results = []
-    too_slow: dict[tuple[str, str], int] = {}
-    for n_tokens in args.long_tokens or LONG_TOKENS:
-        prediction, reference = synthetic_pair(n_tokens, n_tokens, words)
+    too_slow: dict[tuple[str, str, str], int] = {}
+    for n_tokens, shape in itertools.product(args.long_tokens or LONG_TOKENS, LONG_SHAPES):
+        prediction, reference = synthetic_pair(n_tokens, n_tokens, words, shape)
         for rouge_type in ("rougeL", "rougeLsum"):
             best, runs, calls = {}, {}, {}
             for name in names:
-                if (name, rouge_type) in too_slow:
+                if (name, rouge_type, shape) in too_slow:
                     results.append(
-                        {"tokens": n_tokens, "type": rouge_type, "peer": name, "ms": None,
-                         "skipped_after": too_slow[name, rouge_type]}
+                        {"tokens": n_tokens, "shape": shape, "type": rouge_type, "peer": name,
+                         "ms": None, "skipped_after": too_slow[name, rouge_type, shape]}
                     )  # fmt: skip
                     continue
                 peer = PEERS[name]([rouge_type], False)
                 best[name] = time_once(peer, [prediction], [reference])  # also a warm-up
                 if best[name] > LONG_BUDGET:
-                    too_slow[name, rouge_type] = n_tokens
+                    too_slow[name, rouge_type, shape] = n_tokens
                 if best[name] < LONG_SLOW:
                     runs[name] = peer
                     calls[name] = max(1, int(LONG_ROUND / max(best[name], 1e-9)))
@@ -219,7 +231,8 @@ def long_mode(args: argparse.Namespace) -> list[dict]:
                     seconds = (time.perf_counter() - start) / calls[name]
                     best[name] = min(best[name], seconds)
             results += [
-                {"tokens": n_tokens, "type": rouge_type, "peer": name, "ms": 1e3 * seconds,
+                {"tokens": n_tokens, "shape": shape, "type": rouge_type, "peer": name,
+                 "ms": 1e3 * seconds,
                  "rouge_plus_time_ratio": best.get("rouge_plus", float("nan")) / seconds}
                 for name, seconds in best.items()
             ]  # fmt: skip
@@ -228,15 +241,15 @@ def long_mode(args: argparse.Namespace) -> list[dict]:
 
 def render_long(results: list[dict]) -> str:
     lines = [
-        "| tokens | type | implementation | ms per pair | rouge_plus's time ÷ this |",
-        "|---|---|---|---|---|",
+        "| tokens | shape | type | implementation | ms per pair | rouge_plus's time ÷ this |",
+        "|---|---|---|---|---|---|",
     ]
     for r in results:
         if r["ms"] is None:
             cells = f"over {LONG_BUDGET:g} s at {r['skipped_after']:,} tokens: not run | —"
         else:
             cells = f"{r['ms']:.3f} | {r['rouge_plus_time_ratio']:.3f}"
-        lines.append(f"| {r['tokens']:,} | {r['type']} | {r['peer']} | {cells} |")
+        lines.append(f"| {r['tokens']:,} | {r['shape']} | {r['type']} | {r['peer']} | {cells} |")
     return "\n".join(lines)
 
 
@@ -332,8 +345,19 @@ def main() -> None:
     parser.add_argument(
         "--mode",
         choices=[
-            "corpus", "long", "scaling", "memory", "evaluate", "types", "languages", "dedupe",
-            "cold", "per-call", "truthfulqa", "harness", "reward",
+            "corpus",
+            "long",
+            "scaling",
+            "memory",
+            "evaluate",
+            "types",
+            "languages",
+            "dedupe",
+            "cold",
+            "per-call",
+            "truthfulqa",
+            "harness",
+            "reward",
         ],  # fmt: skip
         default="corpus",
     )

@@ -32,6 +32,8 @@ text, fewer for the +synonyms types). Prints a Markdown table, a row per type an
 from __future__ import annotations
 
 import argparse
+import functools
+import itertools
 import json
 import os
 import random
@@ -73,11 +75,18 @@ def space_tokens(rouge_type: str) -> int:
     return MAX_SYNONYM_TOKENS if "+synonyms" in rouge_type else MAX_TEXT_TOKENS
 
 
+@functools.cache
 def _vocabulary() -> list[str]:
     """The 5,000 pseudo-words both texts draw from (the same for every seed)."""
     rng = random.Random(0)
     letters = "etaoinshrdlucmfwypvbgk"
     return ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(5_000)]
+
+
+@functools.cache
+def _cumulative_weights() -> list[float]:
+    """Zipf's weights of the vocabulary's words, cumulated once for every text."""
+    return list(itertools.accumulate(1 / rank for rank in range(1, len(_vocabulary()) + 1)))
 
 
 def text(
@@ -94,8 +103,7 @@ def text(
         step = line_words or tokens
         return "\n".join(" ".join(words[i : i + step]) for i in range(0, tokens, step))
     vocabulary = _vocabulary()
-    weights = [1 / rank for rank in range(1, len(vocabulary) + 1)]
-    words = rng.choices(vocabulary, weights, k=tokens)
+    words = rng.choices(vocabulary, cum_weights=_cumulative_weights(), k=tokens)
     step = line_words or tokens
     return "\n".join(" ".join(words[i : i + step]) for i in range(0, tokens, step))
 

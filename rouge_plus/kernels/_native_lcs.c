@@ -172,8 +172,52 @@ static inline uint64_t last_word_mask(int64_t m)
     return (m % 64) ? ((1ULL << (m % 64)) - 1) : ~0ULL;
 }
 
+/* The LCS length of two texts that differ by at most max_d insertions and deletions, by Myers'
+ * greedy algorithm (1986) in O((m + n) * D) time for D of them: v[k] is the furthest x reached on
+ * diagonal k = x - y with d edits, and the first d that reaches (m, n) gives LCS = (m + n - d) / 2.
+ * Diagonals are kept inside the grid (-n <= k <= m) and a move that would leave it is not taken.
+ * Returns -1 when more than max_d edits are needed (or on memory failure: the caller then runs
+ * the bit-parallel step, which reports it). */
+static int64_t lcs_by_few_edits(Workspace *w, const int32_t *a, int64_t m, const int32_t *b,
+                                int64_t n, int64_t max_d)
+{
+    int64_t offset = max_d + 1;
+    int64_t *v = buffer_scratch(&w->scratch_b, (size_t)(2 * max_d + 3) * sizeof(int64_t));
+    if (!v)
+        return -1;
+    for (int64_t k = 0; k < 2 * max_d + 3; k++)
+        v[k] = -1;
+    for (int64_t d = 0; d <= max_d; d++) {
+        int64_t lo = d < n ? -d : -n, hi = d < m ? d : m;
+        lo += (lo + d) & 1, hi -= (hi + d) & 1;
+        for (int64_t k = lo; k <= hi; k += 2) {
+            int64_t x = 0;
+            if (d > 0) {
+                /* Down from diagonal k + 1 (x stays, y + 1), or right from k - 1 (x + 1). */
+                int64_t above = v[offset + k + 1], left = v[offset + k - 1];
+                int64_t down = (above >= 0 && above - (k + 1) < n) ? above : -1;
+                int64_t right = (left >= 0 && left < m) ? left + 1 : -1;
+                x = down > right ? down : right;
+                if (x < 0) {
+                    v[offset + k] = -1;
+                    continue;
+                }
+            }
+            int64_t y = x - k;
+            while (x < m && y < n && a[x] == b[y])
+                x++, y++;
+            v[offset + k] = x;
+            if (x == m && y == n)
+                return (m + n - d) / 2;
+        }
+    }
+    return -1;
+}
+
 /* LCS length, in O(m + n) memory and O(m * n / 64) time. A common prefix and suffix are on some
- * longest common subsequence, so they are counted and cut first (as kernels/lcs.py does). */
+ * longest common subsequence, so they are counted and cut first (as kernels/lcs.py does). Texts
+ * that differ by few edits (a text against a near-copy of itself) take Myers' algorithm first,
+ * with a budget of edits that keeps it cheaper than the bit-parallel step. */
 int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred, int64_t n,
                int64_t *out)
 {
@@ -190,6 +234,12 @@ int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred,
      * + 4 * a operations. Either way round gives the same length. */
     double as_is = (double)n * (2 + (m + 63) / 64) + 4.0 * (double)m;
     double swapped = (double)m * (2 + (n + 63) / 64) + 4.0 * (double)n;
+    double bit_parallel = as_is < swapped ? as_is : swapped;
+    int64_t few = lcs_by_few_edits(w, ref, m, pred, n, (int64_t)(bit_parallel / (2.0 * (m + n))));
+    if (few >= 0) {
+        *out += few;
+        return 0;
+    }
     if (swapped < as_is) {
         const int32_t *text = ref;
         ref = pred, pred = text;

@@ -207,3 +207,37 @@ def test_whole_pipeline_pure_python_equals_native(tmp_path):
         )
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1] and outputs[0].count("\n") == 4
+
+
+def _edited(text: list[int], edits: list[tuple[int, int, int]]) -> list[int]:
+    """``text`` after each edit (kind: 0 delete, 1 insert, 2 replace; where; which token)."""
+    out = list(text)
+    for kind, where, token in edits:
+        if kind == 1:
+            out.insert(where % (len(out) + 1), token)
+        elif out:
+            at = where % len(out)
+            if kind == 0:
+                del out[at]
+            else:
+                out[at] = token
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 30), min_size=0, max_size=600),
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 10**6), st.integers(0, 40)), max_size=40),
+    st.booleans(),
+)
+def test_lcs_of_a_text_and_a_near_copy_equals_the_table(text, edits, swap):
+    """Near-copies take Myers' few-edits step (a budget of edits, then the bit-parallel step):
+    every number of edits, below and past the budget, gives the table's length."""
+    copy = _edited(text, edits)
+    pair = (copy, text) if swap else (text, copy)
+    docs = [[pair[0]], [pair[1]]]
+    ids, sentences, bounds = corpus_arrays(docs)
+    args = (ids, sentences, bounds, np.array([0]), np.array([1]), [(1, 0, 0.0)], 41)
+    ours = np.frombuffer(native.count_pairs(*args), dtype=np.float64)
+    assert ours[0] == lcs_length(pair[1], pair[0])
+    np.testing.assert_array_equal(ours.reshape(1, 3, 1), count_pairs_python(*args))
