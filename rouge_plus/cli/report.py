@@ -2,7 +2,8 @@
 
 The JSON and CSV numbers are exactly what :func:`rouge_plus.score` returns for the same options
 (full float precision); the table rounds to four decimals for reading and always shows
-precision, recall and F, plus the reproducibility signature.
+precision, recall and F (and the summed counts with ``--counts``), plus the reproducibility
+signature.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import dataclasses
 import io
 import json
 
-from ..results import SCORE_COLUMNS, ExampleScores
+from ..results import COUNT_COLUMNS, SCORE_COLUMNS, ExampleScores
 
 FORMATS = ("table", "json", "csv")
 _DECIMALS = 4
@@ -48,6 +49,8 @@ def _summary_table(examples: ExampleScores) -> str:
     if bootstrap:
         level = f"{options.confidence_level:.0%}"
         header = ["ROUGE"] + [f"{name} [{level} CI]" for name in header[1:]]
+    if options.return_counts:
+        header += ["Matches", "Prediction total", "Reference total"]
     rows = [header]
     for name in options.type_names:
         cells = [name]
@@ -57,6 +60,8 @@ def _summary_table(examples: ExampleScores) -> str:
             if bootstrap:
                 cell += f" [{_number(full[key + '_low'])}, {_number(full[key + '_high'])}]"
             cells.append(cell)
+        if options.return_counts:
+            cells += [f"{full[f'{name}_{column}']:,.6g}" for column in COUNT_COLUMNS]
         rows.append(cells)
     noun = "example" if len(examples) == 1 else "examples"
     footer = f"{len(examples):,} {noun} · {examples.signature}"
