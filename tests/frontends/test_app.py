@@ -131,6 +131,13 @@ def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
         rouge_types=["rouge1"], use_aggregator=False,
     )  # fmt: skip
     assert [float(line.split(",")[3]) for line in lines[1:]] == per_example["rouge1"]
+    header = lines[0].split(",")
+    assert header[4:7] == ["rouge1_matches", "rouge1_prediction_total", "rouge1_reference_total"]
+    counts = rouge_plus.score(
+        [r["prediction"] for r in ROWS], [r["references"] for r in ROWS],
+        rouge_types=["rouge1"], use_aggregator=False, return_counts=True,
+    )  # fmt: skip
+    assert [float(line.split(",")[4]) for line in lines[1:]] == counts["rouge1_matches"]
     assert status.startswith("Scored 3 examples")
 
 
@@ -171,6 +178,20 @@ def test_score_api_is_rouge_plus_score() -> None:
     assert app.score_api([CAT[0]], [[CAT[1]]], **rouge155) == rouge_plus.score(
         [CAT[0]], [[CAT[1]]], **rouge155
     )
+
+
+def test_score_api_gives_counts_and_micro_as_the_library() -> None:
+    kwargs = {"rouge_types": ["rouge1", "rougeL"], "return_counts": True, "aggregation": "micro"}
+    result = app.score_api([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
+    assert result == rouge_plus.score([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
+    assert "rougeL_matches" in result
+
+
+def test_score_api_strips_reasoning_but_refuses_a_pattern() -> None:
+    kwargs = {"rouge_types": ["rouge1"], "strip_reasoning": True}
+    assert app.score_api(["<think>x</think>" + CAT[0]], [CAT[0]], **kwargs)["rouge1"] == 1.0
+    with pytest.raises(gr.Error, match="strip_reasoning: give true or false.*ReDoS"):
+        app.score_api([CAT[0]], [CAT[1]], strip_reasoning="(a+)+$")
 
 
 def test_score_api_refuses_server_side_stopword_files() -> None:
