@@ -24,7 +24,9 @@ def strip(text: str) -> str:
 def test_the_acceptance_example():
     result = score(["<think>x y z</think>a dog sat"], ["a dog sat"], strip_reasoning=True)
     assert result["rouge1"] == 1.0
-    assert score(["<think>x y z</think>a dog sat"], ["a dog sat"])["rouge1"] == pytest.approx(6 / 11)
+    assert score(["<think>x y z</think>a dog sat"], ["a dog sat"])["rouge1"] == pytest.approx(
+        6 / 11
+    )
     signature = RougeScorer(strip_reasoning=True).signature
     assert "|strip:tags|" in signature
 
