@@ -194,8 +194,10 @@ class ExampleScores:
 
 
 def score_column_names(options: ScoreOptions) -> list[str]:
-    """Names of the per-example columns, e.g. ``rouge1_precision``, in :meth:`columns` order."""
-    return [f"{name}_{column}" for name in options.type_names for column in SCORE_COLUMNS]
+    """Names of the per-example columns, e.g. ``rouge1_precision`` (and ``rouge1_matches``...
+    when the options keep the counts), in :meth:`ExampleScores.columns` order."""
+    columns = SCORE_COLUMNS + (COUNT_COLUMNS if options.needs_counts else ())
+    return [f"{name}_{column}" for name in options.type_names for column in columns]
 
 
 def one_row_keys(names: Sequence[str], options: ScoreOptions) -> tuple[tuple[str, int], ...]:

@@ -275,3 +275,22 @@ def test_one_pair_per_call_gives_the_counts_too():
 def test_return_counts_must_be_a_bool():
     with pytest.raises(OptionError, match="return_counts must be True or False"):
         score(["a"], ["a"], return_counts="yes")
+
+
+def test_the_arrow_batch_scorer_of_ray_and_spark_carries_the_counts():
+    pa = pytest.importorskip("pyarrow")
+    from rouge_plus.integrations.distributed import BatchScorer, gathered_scores
+    from rouge_plus.options import ScoreOptions
+
+    predictions = ["the cat sat", "a dog", "", "the mat"]
+    references = ["the cat", "a dog ran", "x", "on the mat"]
+    options = ScoreOptions.from_kwargs(
+        rouge_types=["rouge1", "rougeL"], aggregation="micro", return_counts=True
+    )
+    batch = pa.RecordBatch.from_pydict({"prediction": predictions, "reference": references})
+    scorer = BatchScorer({"": "prediction"}, "reference", options)
+    scored = pa.Table.from_batches([scorer(batch), scorer(batch.slice(0, 0))])
+    assert "rougeL_reference_total" in scored.column_names
+    expected = score(predictions, references, rouge_types=["rouge1", "rougeL"],
+                     aggregation="micro", return_counts=True)  # fmt: skip
+    assert gathered_scores(scored, options, None).aggregate() == expected
