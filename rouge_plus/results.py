@@ -100,16 +100,20 @@ class ExampleScores:
                 result.update(_count_keys(name, totals))
         return {key: float(value) for key, value in result.items()}
 
-    def _count_sums(self, wanted: str) -> dict[str, list[float]]:
-        """Per type, each count column summed over the rows (exactly rounded)."""
+    def _kept_counts(self, wanted: str) -> dict[str, ScoreTable]:
+        """The count tables, or an error naming ``wanted`` (what needs them) and the fix."""
         if self.counts is None:
             raise OptionError(
                 f"{wanted}: these scores were computed without their counts; score with "
                 'return_counts=True or aggregation="micro"'
             )
+        return self.counts
+
+    def _count_sums(self, wanted: str) -> dict[str, list[float]]:
+        """Per type, each count column summed over the rows (exactly rounded)."""
         return {
-            name: [math.fsum(table.column(i)) for i in range(len(COUNT_COLUMNS))]
-            for name, table in self.counts.items()
+            name: [math.fsum(column) for column in _count_columns(table)]
+            for name, table in self._kept_counts(wanted).items()
         }
 
     def _micro(self, name: str, totals: list[float], options: ScoreOptions) -> list[float]:
@@ -125,6 +129,7 @@ class ExampleScores:
         """Per-example lists of Python floats, keyed like :meth:`aggregate`."""
         options = options or self.options
         with_pr = options.return_precision_recall
+        counts = self._kept_counts("return_counts=True") if options.return_counts else None
         result: dict[str, list[float]] = {}
         for name, table in self._tables.items():
             result[name] = table.column(2)
@@ -132,14 +137,9 @@ class ExampleScores:
                 result.update(
                     {f"{name}_{col}": table.column(i) for i, col in enumerate(SCORE_COLUMNS)}
                 )
-            if options.return_counts:
-                self._count_sums("return_counts=True")  # the error when they were not kept
-                result.update(_count_keys(name, self._count_columns(name)))
+            if counts is not None:
+                result.update(_count_keys(name, _count_columns(counts[name])))
         return result
-
-    def _count_columns(self, name: str) -> list[list[float]]:
-        table = self.counts[name]  # type: ignore[index]
-        return [table.column(i) for i in range(len(COUNT_COLUMNS))]
 
     def columns(self) -> dict[str, list[float]]:
         """Every ``<type>_precision``/``_recall``/``_fmeasure`` column as Python floats, and
@@ -150,7 +150,7 @@ class ExampleScores:
                 {f"{name}_{col}": table.column(i) for i, col in enumerate(SCORE_COLUMNS)}
             )
             if self.counts is not None:
-                columns.update(_count_keys(name, self._count_columns(name)))
+                columns.update(_count_keys(name, _count_columns(self.counts[name])))
         return columns
 
     @classmethod
@@ -234,6 +234,10 @@ def _tables_of(
         name: table if isinstance(table, ScoreTable) else ScoreTable.of(table)
         for name, table in tables.items()
     }
+
+
+def _count_columns(table: ScoreTable) -> list[list[float]]:
+    return [table.column(i) for i in range(len(COUNT_COLUMNS))]
 
 
 def _count_keys(name: str, values: Sequence) -> dict:
