@@ -20,6 +20,7 @@ from support.app_server import running_app  # noqa: E402
 import rouge_plus  # noqa: E402
 from rouge_plus.space import limits  # noqa: E402
 from rouge_plus.space import page as app  # noqa: E402
+from rouge_plus.space.api import API_SIGNATURE  # noqa: E402
 from rouge_plus.space.pair_input import split_references  # noqa: E402
 
 CAT = ("The cat and the dog.", "The cat is on the mat.")
@@ -249,7 +250,7 @@ def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None
     with (tmp_path / "server.log").open("w+") as log:
         with app_process(env=env, log=log) as (url, process):
             session = RawSession(url)
-            assert not session.call("score", [["a"], [["a"]]])["success"]  # 2 of 21 values
+            assert not session.call("score", [["a"], [["a"]]])["success"]  # 2 of the values
             not_uploaded = {"path": __file__, "meta": {"_type": "gradio.FileData"}}
             corpus = [None, "prediction", ["references"], 0.95, 100, 0]
             assert not session.call("score_corpus", [not_uploaded, *corpus, None])["success"]
@@ -270,7 +271,8 @@ def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None
     assert "Traceback" not in output, output
     refusals = [line for line in output.splitlines() if "refused:" in line]
     assert len(refusals) == 3, output
-    assert "didn't receive enough input values (needed: 21, got: 2)" in refusals[0]
+    needed = len(API_SIGNATURE.parameters)  # predictions, references and the options it takes
+    assert f"didn't receive enough input values (needed: {needed}, got: 2)" in refusals[0]
     assert "was not uploaded by a user" in refusals[1]
     assert "not in the list of choices" in refusals[2]
     assert [path for path in gradio_dir.rglob("*") if path.is_file()] == []
