@@ -20,6 +20,7 @@ from .errors import OptionError, OptionTypeError
 from .scoring.fmeasure import FMeasure
 from .scoring.measures import Measure, parse_rouge_types
 from .scoring.multiref import MULTI_REF_MODES
+from .text.reasoning import check_reasoning_spec
 from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     # The values of the options with a closed list of names, for type checkers; each equals its
     # runtime tuple (tests/unit/test_option_metadata.py holds them equal).
     MultiRef = Literal["best", "pooled", "mean", "mean_prf", "best_recall", "jackknife"]
-    Aggregation = Literal["mean", "bootstrap"]
+    Aggregation = Literal["mean", "bootstrap", "micro"]
     Profile = Literal["default", "rouge155"]
     TokenizerName = Literal["char", "default", "rouge155", "rouge_score", "whitespace"]
 
@@ -201,7 +202,8 @@ class ScoreOptions:
     )
     aggregation: Aggregation = _option(
         "mean",
-        'corpus aggregation: "mean", or "bootstrap" (adds <key>_low and <key>_high)',
+        'corpus aggregation: "mean", "bootstrap" (adds <key>_low and <key>_high), or "micro" '
+        "(precision and recall from the counts summed over the corpus)",
         REPORT,
         str | None,
         choices=AGGREGATIONS,
@@ -217,6 +219,14 @@ class ScoreOptions:
         REPORT,
         bool | None,
         flag="--precision-recall",
+    )
+    return_counts: bool = _option(
+        False,
+        "also report <type>_matches, <type>_prediction_total and <type>_reference_total, the "
+        "counts behind precision and recall (summed over the corpus when aggregated)",
+        REPORT,
+        bool | None,
+        flag="--counts",
     )
     profile: Profile = _option(
         "default",
@@ -294,6 +304,16 @@ class ScoreOptions:
         metavar="CODE",
     )
 
+    strip_reasoning: bool | str = _option(
+        False,
+        "remove reasoning traces from the predictions before scoring: true for <think>, "
+        "<thinking>, <thought>, <reasoning> and <reflection> blocks (an unclosed one removes "
+        "the rest of the text), or a regular expression of your own",
+        SCORING,
+        bool | str | None,
+        metavar="PATTERN",
+    )
+
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> ScoreOptions:
         """Build options from user keywords, rejecting unknown names with the list of valid ones."""
@@ -320,6 +340,8 @@ class ScoreOptions:
         _require_bool("use_stemmer", self.use_stemmer)
         _require_bool("use_aggregator", self.use_aggregator)
         _require_bool("return_precision_recall", self.return_precision_recall)
+        _require_bool("return_counts", self.return_counts)
+        check_reasoning_spec(self.strip_reasoning)
         _require_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
         _require_choice("aggregation", self.aggregation, AGGREGATIONS)
         _require_choice("profile", self.profile, PROFILES)
@@ -384,6 +406,11 @@ class ScoreOptions:
     @property
     def rouge155(self) -> bool:
         return self.profile == "rouge155"
+
+    @property
+    def needs_counts(self) -> bool:
+        """Whether the per-example counts are kept: reported, or summed for the micro average."""
+        return self.return_counts or self.aggregation == "micro"
 
     @property
     def has_topic(self) -> bool:

@@ -18,12 +18,13 @@ from .inputs import Batch
 from .kernels.native import NATIVE, PairScorer
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
-from .results import one_row_keys
+from .results import ExampleScores, one_row_keys
 from .scoring.counting import count_texts
-from .scoring.multiref import COMPILED_REDUCTION, reduce_references
+from .scoring.multiref import COMPILED_REDUCTION, reduce_references, row_counts
 from .scoring.tables import ScoreTable
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.encoding import TextPipeline
+from .text.reasoning import reasoning_stripper, unclosed_notice
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.tokenizers import get_tokenizer
@@ -58,6 +59,7 @@ class ScoringPlan:
         "pipeline",
         "result_keys",
         "stems_english",
+        "strip_reasoning",
         "synonyms",
         "topic_words",
     )
@@ -79,6 +81,7 @@ class ScoringPlan:
         self._tagger_name = tagger and tagger.name
         self.language = resolve_language(options)
         self.pipeline = text_pipeline(options, self.language)
+        self.strip_reasoning = reasoning_stripper(options.strip_reasoning)
         self.topic_words = topic_words(options, tagger) if options.has_topic else None
         # Warnings about the options themselves, given again by every call that scores.
         self.notices = tuple(filter(None, [stemmer_notice(options, self.language)]))
@@ -130,10 +133,10 @@ class ScoringPlan:
                 "tokenize and split sentences in their language"
             )
 
-    def score_rows(self, batch: Batch, first_row: int = 0) -> dict[str, ScoreTable]:
-        """Per-row scores of ``batch`` (rows ``first_row ..`` of the input), in chunks of at
-        most ``CHUNK_ROWS`` rows, on ``options.num_proc`` threads; warns once about texts
-        without tokens.
+    def score_rows(self, batch: Batch, first_row: int = 0) -> ExampleScores:
+        """Per-row scores of ``batch`` (rows ``first_row ..`` of the input), and their counts
+        when the options keep them, in chunks of at most ``CHUNK_ROWS`` rows, on
+        ``options.num_proc`` threads; warns once about texts without tokens.
 
         Chunks are independent; on several threads they score in parallel because the compiled
         kernels release the GIL.
@@ -142,16 +145,18 @@ class ScoringPlan:
         workers = default_workers() if num_proc is None else num_proc
         size = _chunk_rows(len(batch), workers)
 
-        def score_rows(start: int) -> tuple[dict[str, ScoreTable], list[str]]:
+        def score_rows(start: int) -> ChunkScores:
             return self.score_chunk(batch.rows(start, start + size), first_row + start)
 
         results = map_in_workers(score_rows, range(0, len(batch), size), workers)
-        warn_wordless([place for _, places in results for place in places], self.options.tokenizer)
-        if len(results) == 1:
-            return results[0][0]
-        return {
-            name: ScoreTable.join([scores[name] for scores, _ in results]) for name in self.names
-        }
+        warn_wordless(
+            [place for chunk in results for place in chunk.wordless], self.options.tokenizer
+        )
+        scores = _joined([chunk.scores for chunk in results], self.names)
+        counts = None
+        if self.options.needs_counts:
+            counts = _joined([chunk.counts for chunk in results], self.names)
+        return ExampleScores(scores, self.options, self.signature, counts)
 
     def score_pair(self, prediction: str, reference: str) -> list[float] | None:
         """Precision, recall and F of each measure, one after the other, for one pair, from the
@@ -161,6 +166,8 @@ class ScoringPlan:
         scorer = self._pair_scorer
         if scorer is None:
             return None
+        if self.strip_reasoning is not None:
+            prediction = self._stripped([prediction])[0]
         native_when = self.pipeline.tokenizer.native_when
         if not (prediction.isascii() or native_when(prediction)) or not (
             reference.isascii() or native_when(reference)
@@ -173,9 +180,16 @@ class ScoringPlan:
             self.check_language([reference])
         return scorer.score(prediction, reference)
 
-    def score_chunk(self, batch: Batch, first_row: int) -> tuple[dict[str, ScoreTable], list[str]]:
-        """Per-row scores of one chunk (rows ``first_row ..`` of the input), and where its
-        texts without tokens are.
+    def _stripped(self, predictions: list[str]) -> list[str]:
+        """``predictions`` without their reasoning traces (``strip_reasoning``)."""
+        stripped, unclosed = self.strip_reasoning(predictions)
+        if unclosed:
+            warn_once(unclosed_notice(unclosed))
+        return stripped
+
+    def score_chunk(self, batch: Batch, first_row: int) -> ChunkScores:
+        """Per-row scores of one chunk (rows ``first_row ..`` of the input), their counts when
+        the options keep them, and where its texts without tokens are.
 
         The common call (the measures the compiled kernels count, references reduced by
         "best", no stopwords, the extensions built) passes buffers from the compiled vocabulary
@@ -183,6 +197,8 @@ class ScoringPlan:
         """
         options = self.options
         texts = batch.texts
+        if self.strip_reasoning is not None:  # the predictions only
+            texts = self._stripped(batch.predictions) + texts[len(batch) :]
         pair_rows = batch.pair_rows()
         place = batch.text_place(first_row)
         counts, tokenless = count_texts(
@@ -204,7 +220,34 @@ class ScoringPlan:
             compiled=self.compiled.reduces,
         )
         scores = dict(zip(self.names, tables, strict=True))
-        return scores, wordless_places(texts, place, tokenless)
+        kept = None
+        if options.needs_counts:
+            chosen = row_counts(
+                options.multi_ref,
+                counts,
+                pair_rows,
+                len(batch),
+                options.fmeasure,
+                round5_values=options.rouge155,
+            )
+            kept = dict(zip(self.names, chosen, strict=True))
+        return ChunkScores(scores, kept, wordless_places(texts, place, tokenless))
+
+
+class ChunkScores(NamedTuple):
+    """One chunk's per-row scores by type, its per-row counts (None when not kept) and where
+    its texts without tokens are."""
+
+    scores: dict[str, ScoreTable]
+    counts: dict[str, ScoreTable] | None
+    wordless: list[str]
+
+
+def _joined(parts: list[dict[str, ScoreTable]], names: list[str]) -> dict[str, ScoreTable]:
+    """The tables of consecutive chunks, joined per type."""
+    if len(parts) == 1:
+        return parts[0]
+    return {name: ScoreTable.join([part[name] for part in parts]) for name in names}
 
 
 class CompiledWork:
@@ -234,8 +277,10 @@ class CompiledWork:
         by_sentence = any(measure.uses_sentences for measure in measures)
         # The one-pair scorer: measures it counts alone, reduced as above, from texts the
         # compiled vocabulary reads as the pipeline would (no stopwords, no length limits...).
+        # (It gives no counts: a plan that keeps them takes the general path.)
         scores_pairs = (
             NATIVE
+            and not options.needs_counts
             and self.reduces
             and all(measure.counted_by_kernels_alone for measure in measures)
             and pipeline.stopwords is None

@@ -89,7 +89,7 @@ def _score_batches(
         if start == 0:
             plan.check_language(batch.reference_texts)
         stop = start + len(batch)
-        parts.append(ExampleScores(plan.score_rows(batch, start), plan.options, plan.signature))
+        parts.append(plan.score_rows(batch, start))
         if on_chunk is not None:
             on_chunk(start, stop)
         start = stop

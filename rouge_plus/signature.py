@@ -48,6 +48,8 @@ def signature(
     for kind in dict.fromkeys(measure.declared_kind for measure in options.rouge_types):
         if kind.signature is not None:
             parts.append(kind.signature(options, _tagger_label(options.pos_tagger, tagger_name)))
+    if options.strip_reasoning is not False:
+        parts.append(f"strip:{_reasoning_label(options.strip_reasoning)}")
     if options.max_words or options.max_bytes:
         parts.append(f"limit:{options.max_words or '-'}w,{options.max_bytes or '-'}b")
     if options.aggregation == "bootstrap":
@@ -108,6 +110,16 @@ def _stopwords_label(spec: object, code: str | None) -> str:
         return f"file:{hashlib.sha1(Path(spec).read_bytes()).hexdigest()[:12]}"
     words = "\n".join(sorted(map(str, spec)))  # type: ignore[call-overload]
     return f"list:{hashlib.sha1(words.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
+
+
+def _reasoning_label(spec: bool | str) -> str:
+    """The traces ``strip_reasoning`` removes: the built-in tags, or a hash of a user's
+    pattern (a pattern may hold the signature's separator)."""
+    if spec is True:
+        return "tags"
+    import hashlib
+
+    return f"pattern:{hashlib.sha1(spec.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
 
 def _language_label(language: str, segmenter: str | None) -> str:

@@ -4,7 +4,8 @@ The JSON and CSV numbers are exactly what :func:`rouge_plus.score` returns for t
 each float written as its shortest round-trip form (Python's ``repr``: ``0.2``, and
 ``0.20000000000000004`` for the float next to it, such as the mean of three 0.2); CSV leaves out
 the column ``<type>`` when ``<type>_fmeasure`` holds the same values. The table rounds to four
-decimals for reading and always shows precision, recall and F, plus the reproducibility
+decimals for reading and always shows precision, recall and F (and the summed counts with
+``--counts``), plus the reproducibility
 signature.
 """
 
@@ -15,7 +16,7 @@ import io
 import json
 
 from .._records import replace
-from ..results import SCORE_COLUMNS, ExampleScores
+from ..results import COUNT_COLUMNS, SCORE_COLUMNS, ExampleScores
 
 FORMATS = ("table", "json", "csv")
 _DECIMALS = 4
@@ -57,6 +58,8 @@ def _summary_table(examples: ExampleScores) -> str:
     if bootstrap:
         level = f"{options.confidence_level:.0%}"
         header = ["ROUGE"] + [f"{name} [{level} CI]" for name in header[1:]]
+    if options.return_counts:
+        header += ["Matches", "Prediction total", "Reference total"]
     rows = [header]
     for name in options.type_names:
         cells = [name]
@@ -66,6 +69,8 @@ def _summary_table(examples: ExampleScores) -> str:
             if bootstrap:
                 cell += f" [{_number(full[key + '_low'])}, {_number(full[key + '_high'])}]"
             cells.append(cell)
+        if options.return_counts:
+            cells += [f"{full[f'{name}_{column}']:,.6g}" for column in COUNT_COLUMNS]
         rows.append(cells)
     noun = "example" if len(examples) == 1 else "examples"
     footer = f"{len(examples):,} {noun} · {examples.signature}"

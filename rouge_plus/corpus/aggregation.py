@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 
-AGGREGATIONS = ("mean", "bootstrap")
+AGGREGATIONS = ("mean", "bootstrap", "micro")
 
 # Resampled rows drawn at once: bounds memory to about 50 MB for any corpus size.
 _DRAW_BUDGET = 1 << 21

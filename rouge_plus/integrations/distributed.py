@@ -68,10 +68,11 @@ class BatchScorer:
 
         arrays = []
         for column in self.predictions.values():
-            scores = self._scores(batch.column(column), batch.column(self.reference_column))
+            tables = self._tables(batch.column(column), batch.column(self.reference_column))
             arrays += [
-                pa.array(scores[name][:, i], type=pa.float64())
+                pa.array(table[:, i], type=pa.float64())
                 for name in self.options.type_names
+                for table in tables[name]
                 for i in range(len(SCORE_COLUMNS))
             ]
         return type(batch).from_arrays([*batch.columns, *arrays], names=[*names, *added])
@@ -80,10 +81,19 @@ class BatchScorer:
         """Every batch of ``batches`` scored (Spark's ``mapInArrow`` calls this)."""
         return map(self, batches)
 
-    def _scores(self, predictions: Any, references: Any) -> dict[str, np.ndarray]:
+    def _tables(self, predictions: Any, references: Any) -> dict[str, list[np.ndarray]]:
+        """Per type, its ``(n, 3)`` scores, then its ``(n, 3)`` counts when they are kept (the
+        order of ``score_column_names``)."""
+        kept = 2 if self.options.needs_counts else 1
         if len(predictions) == 0:  # an empty batch or partition
-            return {name: np.zeros((0, len(SCORE_COLUMNS))) for name in self.options.type_names}
-        return score_examples(predictions.to_pylist(), references.to_pylist(), self.options).scores
+            empty = np.zeros((0, len(SCORE_COLUMNS)))
+            return {name: [empty] * kept for name in self.options.type_names}
+        examples = score_examples(predictions.to_pylist(), references.to_pylist(), self.options)
+        counts = examples.counts or {}
+        return {
+            name: [scores, *([counts[name].array()] if name in counts else [])]
+            for name, scores in examples.scores.items()
+        }
 
 
 def gathered_scores(

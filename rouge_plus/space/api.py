@@ -48,6 +48,8 @@ def score_api(*args: object, budget: Budget | None = None, **kwargs: object) -> 
     ``references`` holds one text or a list of texts per prediction; an option left out (None)
     takes the library's default. ``remove_stopwords`` is true (English list), ``"smart"`` or a
     list of words: a string naming a file is refused, since it would be read on the server.
+    ``strip_reasoning`` is true or false: a pattern is refused (a regular expression run on the
+    server could hold it: ReDoS).
     """
     arguments = API_SIGNATURE.bind(*args, **kwargs).arguments
     predictions = arguments.pop("predictions")
@@ -55,6 +57,11 @@ def score_api(*args: object, budget: Budget | None = None, **kwargs: object) -> 
     stopwords = arguments.get("remove_stopwords")
     if isinstance(stopwords, str) and stopwords.lower() != "smart":
         raise InputError('remove_stopwords: give true, "smart" or a list of words')
+    if isinstance(arguments.get("strip_reasoning"), str):
+        raise InputError(
+            "strip_reasoning: give true or false; a pattern of your own is refused, since a "
+            "regular expression that backtracks (ReDoS) would hold the server"
+        )
     options = ScoreOptions.from_kwargs(**arguments)
     budget = budget or Budget()
     examples = score_within_limits(normalize_inputs(predictions, references), options, budget)

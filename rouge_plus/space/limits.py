@@ -333,7 +333,8 @@ def aggregate_within(
     result: dict[str, float] = {}
     for name, values in examples.scores.items():
         budget.check()
-        one = ExampleScores({name: values}, examples.options, examples.signature)
+        counts = examples.counts and {name: examples.counts[name]}
+        one = ExampleScores({name: values}, examples.options, examples.signature, counts)
         result.update(one.aggregate(options))
     return result
 

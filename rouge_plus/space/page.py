@@ -354,7 +354,7 @@ def score_corpus(
     progress((0, len(batch)), desc="Scoring", unit="rows")
     examples = score_within_limits(
         batch,
-        score_options(options),
+        score_options(options, return_counts=True),  # the download's count columns
         budget,
         on_chunk=lambda _, stop: progress((stop, len(batch)), desc="Scoring", unit="rows"),
     )

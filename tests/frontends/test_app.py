@@ -20,6 +20,7 @@ from support.app_server import running_app  # noqa: E402
 import rouge_plus  # noqa: E402
 from rouge_plus.space import limits  # noqa: E402
 from rouge_plus.space import page as app  # noqa: E402
+from rouge_plus.space.api import API_SIGNATURE  # noqa: E402
 from rouge_plus.space.pair_input import split_references  # noqa: E402
 
 CAT = ("The cat and the dog.", "The cat is on the mat.")
@@ -131,6 +132,13 @@ def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
         rouge_types=["rouge1"], use_aggregator=False,
     )  # fmt: skip
     assert [float(line.split(",")[3]) for line in lines[1:]] == per_example["rouge1"]
+    header = lines[0].split(",")
+    assert header[4:7] == ["rouge1_matches", "rouge1_prediction_total", "rouge1_reference_total"]
+    counts = rouge_plus.score(
+        [r["prediction"] for r in ROWS], [r["references"] for r in ROWS],
+        rouge_types=["rouge1"], use_aggregator=False, return_counts=True,
+    )  # fmt: skip
+    assert [float(line.split(",")[4]) for line in lines[1:]] == counts["rouge1_matches"]
     assert status.startswith("Scored 3 examples")
 
 
@@ -171,6 +179,20 @@ def test_score_api_is_rouge_plus_score() -> None:
     assert app.score_api([CAT[0]], [[CAT[1]]], **rouge155) == rouge_plus.score(
         [CAT[0]], [[CAT[1]]], **rouge155
     )
+
+
+def test_score_api_gives_counts_and_micro_as_the_library() -> None:
+    kwargs = {"rouge_types": ["rouge1", "rougeL"], "return_counts": True, "aggregation": "micro"}
+    result = app.score_api([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
+    assert result == rouge_plus.score([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
+    assert "rougeL_matches" in result
+
+
+def test_score_api_strips_reasoning_but_refuses_a_pattern() -> None:
+    kwargs = {"rouge_types": ["rouge1"], "strip_reasoning": True}
+    assert app.score_api(["<think>x</think>" + CAT[0]], [CAT[0]], **kwargs)["rouge1"] == 1.0
+    with pytest.raises(gr.Error, match="strip_reasoning: give true or false.*ReDoS"):
+        app.score_api([CAT[0]], [CAT[1]], strip_reasoning="(a+)+$")
 
 
 def test_score_api_refuses_server_side_stopword_files() -> None:
@@ -228,7 +250,7 @@ def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None
     with (tmp_path / "server.log").open("w+") as log:
         with app_process(env=env, log=log) as (url, process):
             session = RawSession(url)
-            assert not session.call("score", [["a"], [["a"]]])["success"]  # 2 of 21 values
+            assert not session.call("score", [["a"], [["a"]]])["success"]  # 2 of the values
             not_uploaded = {"path": __file__, "meta": {"_type": "gradio.FileData"}}
             corpus = [None, "prediction", ["references"], 0.95, 100, 0]
             assert not session.call("score_corpus", [not_uploaded, *corpus, None])["success"]
@@ -249,7 +271,8 @@ def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None
     assert "Traceback" not in output, output
     refusals = [line for line in output.splitlines() if "refused:" in line]
     assert len(refusals) == 3, output
-    assert "didn't receive enough input values (needed: 21, got: 2)" in refusals[0]
+    needed = len(API_SIGNATURE.parameters)  # predictions, references and the options it takes
+    assert f"didn't receive enough input values (needed: {needed}, got: 2)" in refusals[0]
     assert "was not uploaded by a user" in refusals[1]
     assert "not in the list of choices" in refusals[2]
     assert [path for path in gradio_dir.rglob("*") if path.is_file()] == []

@@ -150,6 +150,40 @@ def test_jsonl_with_options(capsys, jsonl_file):
     )
 
 
+def test_counts_and_micro(capsys, jsonl_file):
+    flags = ("--jsonl", jsonl_file, "--rouge-types", "rouge1", "rougeL", "--counts")
+    result = run_json(capsys, *flags, "--aggregation", "micro")
+    assert result["scores"] == expected(
+        rouge_types=["rouge1", "rougeL"], return_counts=True, aggregation="micro"
+    )
+    assert "rougeL_reference_total" in result["scores"]
+    assert "|agg:micro|" in result["signature"]
+    code, out, err = run(capsys, *flags, "--per-example", "--format", "csv")
+    assert code == 0, err
+    header, *rows = out.splitlines()
+    assert header.split(",")[:5] == [
+        "index", "rouge1", "rouge1_matches", "rouge1_prediction_total", "rouge1_reference_total",
+    ]  # fmt: skip
+    per_example = expected(rouge_types=["rouge1"], return_counts=True, use_aggregator=False)
+    assert [float(row.split(",")[2]) for row in rows] == per_example["rouge1_matches"]
+    code, out, err = run(capsys, *flags)
+    assert code == 0, err
+    assert "Matches" in out.splitlines()[0] and "Reference total" in out.splitlines()[0]
+
+
+def test_strip_reasoning_flag(capsys, tmp_path):
+    path = tmp_path / "data.jsonl"
+    row = {"prediction": "<think>no</think>the cat sat", "references": ["the cat sat"]}
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    flags = ("--jsonl", str(path), "--rouge-types", "rouge1")
+    stripped = run_json(capsys, *flags, "--strip-reasoning", "true")
+    assert stripped["scores"] == {"rouge1": 1.0} and "|strip:tags|" in stripped["signature"]
+    assert run_json(capsys, *flags, "--strip-reasoning", "<think>no</think>")["scores"] == {
+        "rouge1": 1.0
+    }
+    assert run_json(capsys, *flags)["scores"]["rouge1"] < 1.0
+
+
 def test_csv_with_string_and_json_list_cells(capsys, tmp_path):
     path = tmp_path / "data.csv"
     with path.open("w", encoding="utf-8", newline="") as handle:

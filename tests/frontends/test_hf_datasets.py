@@ -48,6 +48,16 @@ def test_list_of_references_per_row_with_two_processes(multi_ref_dataset):
     assert "rouge1_low" in result
 
 
+def test_counts_and_micro_as_rouge_plus_score(multi_ref_dataset):
+    options = {"rouge_types": ["rouge1", "rougeL"], "aggregation": "micro", "return_counts": True}
+    result, scored = score_dataset(multi_ref_dataset, batch_size=64, add_scores=True, **options)
+    expected = rouge_plus.score(
+        multi_ref_dataset["prediction"], multi_ref_dataset["references"], **options
+    )
+    assert result == expected and "rougeL_matches" in result
+    assert "rouge1_reference_total" in scored.column_names
+
+
 def test_one_reference_per_row_and_custom_columns(single_ref_dataset):
     result = score_dataset(
         single_ref_dataset,

@@ -71,6 +71,19 @@ def test_add_batch_then_compute_goes_through_evaluate_and_agrees():
     assert metric.compute() == score(PREDICTIONS, REFERENCES, return_precision_recall=True)
 
 
+def test_counts_micro_and_strip_reasoning_reach_the_metric():
+    options = {"rouge_types": ["rouge1"], "return_counts": True, "aggregation": "micro"}
+    result = RougePlus(**options).compute(predictions=PREDICTIONS, references=REFERENCES)
+    assert result == score(PREDICTIONS, REFERENCES, **options)
+    assert set(result) == {
+        "rouge1", "rouge1_matches", "rouge1_prediction_total", "rouge1_reference_total",
+    }  # fmt: skip
+    stripped = RougePlus(rouge_types=["rouge1"], strip_reasoning=True).compute(
+        predictions=["<think>x</think>a b"], references=["a b"]
+    )
+    assert stripped == {"rouge1": 1.0}
+
+
 def test_options_at_load_time_are_defaults_and_compute_overrides_them():
     metric = RougePlus(rouge_types=["rouge1"], use_aggregator=False)
     assert metric.compute(predictions=PREDICTIONS, references=REFERENCES) == {

@@ -53,7 +53,7 @@ def test_groups_say_what_an_option_changes():
     assert {n for n, o in OPTIONS.items() if o.group == RUNTIME} == {"num_proc"}
     assert {n for n, o in OPTIONS.items() if o.group == REPORT} == {
         "use_aggregator", "aggregation", "confidence_level", "n_resamples", "seed",
-        "return_precision_recall",
+        "return_precision_recall", "return_counts",
     }  # fmt: skip
     plain = signature_of(ScoreOptions.from_kwargs())
     assert signature_of(ScoreOptions.from_kwargs(num_proc=2, seed=3, n_resamples=7)) == plain
