@@ -64,6 +64,8 @@ def doctor(
     unknown = [name for name in packages if name not in NAMES]
     if unknown:
         raise OptionError(f"doctor: unknown package(s) {unknown}; known: {', '.join(NAMES)}")
+    if not import_timeout > 0:
+        raise OptionError(f"import_timeout: {import_timeout!r} seconds; give a positive number")
     script = Path(evaluate_script) if evaluate_script is not None else find_evaluate_script()
     if script is not None and not script.is_file():
         raise OptionError(f"evaluate_script: {script} is not a file")

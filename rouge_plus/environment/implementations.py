@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-# (prediction, reference) pairs of the bootstrap check: enough spread for an interval to move.
+# (prediction, reference) pairs of the bootstrap check: scores spread enough that even the median
+# of the resampled means (all evaluate's "rouge" shows) moves between unseeded runs.
 BOOTSTRAP_PAIRS = (
     ("the cat sat on the mat", "the cat sat on a mat"),
     ("a dog ran in the park", "the dog ran to the park"),
@@ -22,6 +23,14 @@ BOOTSTRAP_PAIRS = (
     ("stocks fell sharply", "markets rose slightly"),
     ("the meeting was cancelled", "the meeting is postponed"),
     ("he won the race easily", "she lost the race"),
+    ("prices rose again this year", "prices rose this year"),
+    ("the team lost", "the team won the final match"),
+    ("snow fell overnight in the north", "heavy snow in the north"),
+    ("the bank cut rates", "the central bank cut interest rates by half a point"),
+    ("a new bridge opened", "the old bridge closed"),
+    ("voters went to the polls", "turnout was high as voters went to the polls"),
+    ("the film won three awards", "the film won an award"),
+    ("talks ended without a deal", "no deal was reached"),
 )
 
 Scorer = Callable[[str, str, Sequence[str], bool], float]
@@ -140,8 +149,10 @@ def _evaluate(script: Path | None) -> Callable[[ModuleType], Implementation]:
             return float(result[measure][0])
 
         def bootstrap() -> tuple[float, ...]:
+            """A metric loaded anew, as in a new process: evaluate seeds each computation from
+            the global NumPy state it finds when the metric is loaded."""
             predictions, references = zip(*BOOTSTRAP_PAIRS, strict=True)
-            result = metric.compute(
+            result = module.load(str(script)).compute(
                 predictions=list(predictions), references=list(references), rouge_types=["rouge1"]
             )
             return (float(result["rouge1"]),)

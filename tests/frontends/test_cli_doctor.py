@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 import rouge_plus
 from rouge_plus.environment import NAMES
 from rouge_plus.environment.cases import BOOTSTRAP_CASE, CASES
+from rouge_plus.errors import OptionError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -176,6 +178,21 @@ def test_evaluates_script_is_not_fetched(full_report):
         assert row["error"].startswith("not available offline")
 
 
+def test_evaluates_rouge_from_a_local_script(tmp_path):
+    """A local metric script (here the benchmark's re-creation of evaluate's "rouge": rouge_score
+    inside an ``evaluate.Metric``) is loaded from disk and run like rouge_score."""
+    _needs("evaluate", "datasets", "rouge_score")
+    script = tmp_path / "rouge.py"
+    script.write_bytes((REPO / "benchmarks" / "evaluate_rouge_recreation.py").read_bytes())
+    status, report, err = run_doctor("--packages", "evaluate", "--evaluate-script", str(script))
+    row = by_name(report)["evaluate"]
+    assert status == 0 and row["imports"], err
+    assert row["file"] == str(script) and row["distribution"] == "evaluate"
+    assert case(row, "letters: Chinese")["got"] == 0.0
+    assert case(row, "several references")["status"] == "ok"
+    assert case(row, BOOTSTRAP_CASE)["status"] == "differs"  # the median of unseeded means
+
+
 def test_a_planted_rouge_package_is_flagged_as_shadowing(tmp_path):
     _needs("rouge")
     planted = plant(tmp_path, {"rouge/__init__.py": FAKE_ROUGE})
@@ -251,6 +268,20 @@ def _steady(report: dict) -> dict:
             if found["case"] == BOOTSTRAP_CASE:
                 found.pop("got")
     return report
+
+
+@pytest.mark.parametrize(
+    "keywords, named",
+    [
+        ({"packages": ["rouge_scor"]}, "rouge_scor"),
+        ({"import_timeout": 0}, "import_timeout"),
+        ({"import_timeout": float("nan")}, "import_timeout"),
+        ({"evaluate_script": "no/such/rouge.py"}, "no/such/rouge.py"),
+    ],
+)
+def test_the_function_names_a_bad_argument(keywords, named):
+    with pytest.raises(OptionError, match=re.escape(named)):
+        rouge_plus.doctor(**keywords)
 
 
 def test_an_unknown_package_is_a_usage_error(capsys):
