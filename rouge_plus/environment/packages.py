@@ -63,27 +63,30 @@ def import_within(module: str, seconds: float) -> tuple[ModuleType | None, float
     return outcome.get("module"), taken, outcome.get("error")  # type: ignore[return-value]
 
 
-def provenance(package: Package, module: ModuleType | None) -> dict[str, object]:
+def provenance(package: Package, module: ModuleType) -> dict[str, object]:
     """Where ``package``'s module comes from: its file, the distribution that owns the file and
     its version, and a note when it is not ``package.distribution``'s own module."""
+    location = getattr(module, "__file__", None)
     found: dict[str, object] = {
-        "file": None,
+        "file": location,
         "distribution": None,
         "version": None,
         "shadowing": False,
         "note": "",
     }
-    if module is None:
-        return found
     name = getattr(module, "__name__", "")
     if name.startswith("rouge_plus."):
         found["note"] = f"served by rouge_plus.compat (install() is active): {name}"
-        found["file"] = getattr(module, "__file__", None)
         return found
-    location = getattr(module, "__file__", None)
-    found["file"] = location
+    if location is None:  # a folder without __init__.py on the path, imported as a namespace
+        folders = ", ".join(getattr(module, "__path__", []))
+        return {
+            **found,
+            "shadowing": True,
+            "note": f"shadowing: a folder, not a package: {folders}",
+        }
     claimants = importlib.metadata.packages_distributions().get(package.module, [])
-    owner = _owner(Path(location).resolve(), claimants) if location else None
+    owner = _owner(Path(location).resolve(), claimants)
     if owner is not None:
         found["distribution"], found["version"] = owner.metadata["Name"], owner.version
         if _canonical(owner.metadata["Name"]) != _canonical(package.distribution):

@@ -206,6 +206,18 @@ def test_a_planted_rouge_package_is_flagged_as_shadowing(tmp_path):
     assert status == 1 and "rouge" in err
 
 
+def test_a_folder_without_init_is_flagged(tmp_path):
+    """A folder named like a package that is not installed imports as a namespace package."""
+    if importlib.util.find_spec("rouge_chinese") is not None:
+        pytest.skip("rouge_chinese is installed: a namespace folder would not be imported")
+    (tmp_path / "rouge_chinese").mkdir()
+    status, report, _ = run_doctor("--packages", "rouge_chinese", cwd=tmp_path, path=(tmp_path,))
+    row = by_name(report)["rouge_chinese"]
+    assert row["imports"] and row["shadowing"] and row["file"] is None
+    assert str(tmp_path / "rouge_chinese") in row["note"]
+    assert status == 0  # flagged, and not --expect-ed
+
+
 def test_a_package_of_another_distribution_is_named(tmp_path):
     """``import rouge`` answered by another project's distribution (as rouge_chinese or py-rouge
     may): its name and version, and not the expected one."""
