@@ -53,14 +53,15 @@ def doctor(
     import_timeout: float = 120.0,
 ) -> dict[str, object]:
     """The report: rouge_plus's version, whether ``rouge_plus.compat.install()`` is active, and
-    per package (``packages``, names of :data:`NAMES`) where it comes from and each case's
-    expected and actual number, with ``conforms`` (None when it was not checked).
+    per package (``packages``: one name of :data:`NAMES` or several) where it comes from and
+    each case's expected and actual number, with ``conforms`` (None when it was not checked).
 
     ``evaluate_script``: evaluate's "rouge" script on disk (found in a checkout's
     ``.test-data`` or evaluate's module cache when not given); without one that package is
     reported "not available offline". An import that takes over ``import_timeout`` seconds is
     reported and not checked.
     """
+    packages = [packages] if isinstance(packages, str) else list(packages)
     unknown = [name for name in packages if name not in NAMES]
     if unknown:
         raise OptionError(f"doctor: unknown package(s) {unknown}; known: {', '.join(NAMES)}")

@@ -282,6 +282,12 @@ def _steady(report: dict) -> dict:
     return report
 
 
+def test_one_package_may_be_named_alone():
+    _needs("rouge")
+    (row,) = rouge_plus.doctor("rouge")["packages"]
+    assert row["package"] == "rouge" and row["imports"]
+
+
 @pytest.mark.parametrize(
     "keywords, named",
     [
