@@ -15,7 +15,7 @@ import importlib.metadata
 import os
 import time
 import warnings
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -72,8 +72,9 @@ def doctor(
         raise OptionError(f"evaluate_script: {script} is not a file")
     adapters = builders(script)
     expected = [case.expected() for case in CASES]
+    claims = importlib.metadata.packages_distributions()
     report = [
-        _examine(package, adapters[package.name], expected, import_timeout, script)
+        _examine(package, adapters[package.name], expected, claims, import_timeout, script)
         for package in PACKAGES
         if package.name in packages
     ]
@@ -88,6 +89,7 @@ def _examine(
     package: Package,
     adapter: Callable[[ModuleType], Implementation],
     expected: list[float],
+    claims: Mapping[str, list[str]],
     import_timeout: float,
     script: Path | None,
 ) -> dict[str, object]:
@@ -105,7 +107,7 @@ def _examine(
     row["import_seconds"] = round(seconds, 4)
     if module is None:
         return {**row, **_absent(error or "does not import")}
-    row.update(provenance(package, module), imports=True, error=None)
+    row.update(provenance(package, module, claims), imports=True, error=None)
     if package.name == "evaluate":
         row["file"] = str(script)
     start = time.perf_counter()

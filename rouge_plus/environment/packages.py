@@ -10,6 +10,7 @@ import importlib.metadata
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -63,9 +64,12 @@ def import_within(module: str, seconds: float) -> tuple[ModuleType | None, float
     return outcome.get("module"), taken, outcome.get("error")  # type: ignore[return-value]
 
 
-def provenance(package: Package, module: ModuleType) -> dict[str, object]:
+def provenance(
+    package: Package, module: ModuleType, claims: Mapping[str, list[str]]
+) -> dict[str, object]:
     """Where ``package``'s module comes from: its file, the distribution that owns the file and
-    its version, and a note when it is not ``package.distribution``'s own module."""
+    its version, and a note when it is not ``package.distribution``'s own module (``claims``:
+    :func:`importlib.metadata.packages_distributions`, read once for all packages)."""
     location = getattr(module, "__file__", None)
     found: dict[str, object] = {
         "file": location,
@@ -85,7 +89,7 @@ def provenance(package: Package, module: ModuleType) -> dict[str, object]:
             "shadowing": True,
             "note": f"shadowing: a folder, not a package: {folders}",
         }
-    claimants = importlib.metadata.packages_distributions().get(package.module, [])
+    claimants = claims.get(package.module, [])
     owner = _owner(Path(location).resolve(), claimants)
     if owner is not None:
         found["distribution"], found["version"] = owner.metadata["Name"], owner.version
