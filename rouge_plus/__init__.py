@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from .all_pairs import dedupe, pairwise
     from .comparison import compare
+    from .environment import doctor
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
     from .meta import compare_correlations, correlate, realsumm
@@ -38,6 +39,7 @@ __all__ = [
     "compare",
     "compare_correlations",
     "correlate",
+    "doctor",
     "load",
     "dedupe",
     "make_compute_metrics",
@@ -50,6 +52,7 @@ __all__ = [
 # Public names imported on first use: name -> module.
 _LAZY = {
     "compare": ".comparison",
+    "doctor": ".environment",
     "correlate": ".meta",
     "compare_correlations": ".meta",
     "realsumm": ".meta",

@@ -3,7 +3,8 @@
 A front end (the command line, the Space) catches :class:`RougePlusError` alone and shows its
 message; each class also derives from the built-in exception the same problem raised before
 (``ValueError``, ``TypeError``, ``FileNotFoundError``, ``ModuleNotFoundError``, ``ImportError``),
-so code that catches those keeps working. Nothing here imports the rest of the package.
+so code that catches those keeps working. :class:`NoTokensWarning` is the one warning category
+of texts that score 0 for want of tokens. Nothing here imports the rest of the package.
 """
 
 from __future__ import annotations
@@ -104,3 +105,9 @@ class LimitError(InputError):
 class ClientGone(RougePlusError):
     """The client of a Space request left (closed the page, dropped the connection) while it
     ran: nobody is waiting for the result, which is not a problem with the request."""
+
+
+class NoTokensWarning(UserWarning):
+    """A text with characters that yields no tokens, so it scores 0: rouge_plus's API warns
+    once per call, the rouge_score drop-in once per process (when the text has letters).
+    ``warnings.filterwarnings("ignore", category=NoTokensWarning)`` silences both."""

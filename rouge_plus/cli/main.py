@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from .common import PROG, Parser
 
-SUBCOMMANDS = ("score", "compare", "correlate", "run")
+SUBCOMMANDS = ("score", "compare", "correlate", "run", "doctor")
 
 # What the top-level parser answers itself; any other first argument goes to "score".
 _TOP_LEVEL = ("-h", "--help", "--version")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Collection
 
 from .._records import replace
 from ..results import COUNT_COLUMNS, SCORE_COLUMNS, ExampleScores
@@ -26,13 +27,17 @@ def _number(value: float) -> str:
     return f"{value:.{_DECIMALS}f}"
 
 
-def _aligned(rows: list[list[str]]) -> str:
-    """Columns padded to a common width: the first left-aligned, the others right-aligned."""
+def aligned(rows: list[list[str]], right: Collection[int] | None = None) -> str:
+    """Columns padded to a common width: those of ``right`` right-aligned (by default all but the
+    first), the others left-aligned."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    right = range(1, len(widths)) if right is None else right
     lines = []
     for row in rows:
-        cells = [row[0].ljust(widths[0])]
-        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        cells = [
+            cell.rjust(width) if i in right else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 
@@ -74,7 +79,7 @@ def _summary_table(examples: ExampleScores) -> str:
         rows.append(cells)
     noun = "example" if len(examples) == 1 else "examples"
     footer = f"{len(examples):,} {noun} · {examples.signature}"
-    return f"{_aligned(rows)}\n\n{footer}"
+    return f"{aligned(rows)}\n\n{footer}"
 
 
 def render_aggregate(examples: ExampleScores, fmt: str) -> str:
@@ -103,4 +108,4 @@ def render_per_example(examples: ExampleScores, fmt: str) -> str:
         rows = [[index, *(columns[key][index] for key in kept)] for index in range(len(examples))]
         return _csv([["index", *kept], *rows])
     text_rows = [["#", *keys]] + [[str(row[0]), *map(_number, row[1:])] for row in rows]
-    return f"{_aligned(text_rows)}\n\n{examples.signature}"
+    return f"{aligned(text_rows)}\n\n{examples.signature}"

@@ -1,4 +1,7 @@
-"""The one "no tokens" warning per call: texts that have words but yield no tokens."""
+"""The one "no tokens" warning per call: texts that have words but yield no tokens.
+
+:func:`no_tokens_message` is its one wording, which the rouge_score drop-in's warning shares.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,29 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 
+from ..errors import NoTokensWarning
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import logging  # imported when there is something to log
 
 LOGGER_NAME = "rouge_plus.text.diagnostics"
+
+# The options that score the letters a tokenizer of ASCII words drops.
+LETTERS_FIX = (
+    'language= (its word rule, e.g. language="zh") or tokenizer="default", which keeps the '
+    "letters of every script"
+)
+
+
+def no_tokens_message(count: int, first: str, tokenizer: str, remedy: str = "") -> str:
+    """The "no tokens" warning: how many texts, the first of them, the tokenizer, and what to do
+    (``remedy``, when there is something to do)."""
+    message = (
+        f"{count} non-empty text(s) produced no tokens with {tokenizer} (first: {first}); "
+        "they score 0."
+    )
+    return f"{message} {remedy}" if remedy else message
 
 
 def wordless_places(
@@ -24,25 +45,25 @@ def wordless_places(
 def warn_wordless(places: list[str], tokenizer: object) -> None:
     if not places:
         return
-    message = (
-        f"{len(places)} non-empty text(s) produced no tokens with this tokenizer "
-        f"(first: {places[0]}); they score 0."
-    )
-    if tokenizer != "default":
-        message += " The default tokenizer keeps the letters of every script."
-    _warn(message)
+    remedy = "" if tokenizer == "default" else f"If they have letters, pass {LETTERS_FIX}."
+    warn_no_tokens(no_tokens_message(len(places), places[0], "this tokenizer", remedy))
+
+
+def warn_no_tokens(message: str) -> None:
+    """The "no tokens" warning, logged and attributed to the caller's line."""
+    _warn(message, NoTokensWarning)
 
 
 def warn_once(message: str) -> None:
     """A warning about the whole call, logged and attributed to the caller's line."""
-    _warn(message)
+    _warn(message, UserWarning)
 
 
-def _warn(message: str) -> None:
+def _warn(message: str, category: type[Warning]) -> None:
     import warnings  # imported when there is something to say
 
     _logger().warning(message)
-    warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
+    warnings.warn(message, category, stacklevel=_stacklevel_outside_package())
 
 
 def _logger() -> logging.Logger:

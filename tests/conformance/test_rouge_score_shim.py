@@ -17,7 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rouge_plus import score
 from rouge_plus.compat.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
+from rouge_plus.errors import NoTokensWarning
 
 real_scorer = pytest.importorskip("rouge_score.rouge_scorer")
 real_scoring = pytest.importorskip("rouge_score.scoring")
@@ -46,8 +48,12 @@ targets_lists = st.lists(texts, min_size=1, max_size=4)
 # Each case calls the real rouge_score, whose LCS is pure Python.
 check = settings(deadline=None, max_examples=150)
 # Generated words come from every script; the shim's advice to pass a language for text that is
-# not English is right for them, and beside the point of these parity checks.
-pytestmark = pytest.mark.filterwarnings("ignore:use_stemmer=True stems with the English Porter")
+# not English, and its once-per-process warning about letters without tokens (checked by tests
+# of their own below), are right for them, and beside the point of these parity checks.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:use_stemmer=True stems with the English Porter"),
+    pytest.mark.filterwarnings("ignore::rouge_plus.errors.NoTokensWarning"),
+]
 
 
 def same(shim: dict, real: dict) -> bool:
@@ -230,6 +236,49 @@ def test_a_text_without_tokens_scores_zero_silently():
     assert all(score == (0, 0, 0) for score in result[0].values())
     assert all(score == (0, 0, 0) for score in result[1].values())
     assert result[2]["rouge1"] == (1, 1, 1)
+
+
+@pytest.mark.parametrize(
+    "text", ["中文文本", "Привет мир", "ở ư", "日本語のテキスト", "한국어"], ids=str
+)
+def test_letters_without_tokens_warn_once_per_process_and_score_zero(text, monkeypatch):
+    """rouge_score drops every letter outside [a-z0-9] and scores 0 without a word; the drop-in
+    keeps its 0.0 and says so, once per process, naming the fix."""
+    monkeypatch.setattr(rouge_scorer, "_warned_of_letters", False)
+    shim, real = scorers(["rouge1", "rougeL"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            assert same(shim.score(text, text), real.score(text, text))
+            assert same(shim.score_multi([text], text), real.score_multi([text], text))
+            assert shim.score_batch([text], [text]) == [real.score(text, text)]
+    assert shim.score(text, text)["rouge1"] == (0.0, 0.0, 0.0)
+    (warning,) = caught
+    assert warning.category is NoTokensWarning
+    assert warning.filename == __file__
+    assert "language=" in str(warning.message) and "tokenizer=" in str(warning.message)
+    assert repr(text) in str(warning.message)
+
+
+def test_the_drop_in_and_the_api_word_the_warning_alike(monkeypatch):
+    """One category and one wording: the API's message and the drop-in's start alike."""
+    monkeypatch.setattr(rouge_scorer, "_warned_of_letters", False)
+    with pytest.warns(NoTokensWarning) as drop_in:
+        rouge_scorer.RougeScorer(["rouge1"]).score("中文", "中文")
+    with pytest.warns(NoTokensWarning) as api:
+        score(["中文"], ["中文"], rouge_types=["rouge1"], tokenizer="rouge_score")
+    fix = "language=" + str(api[0].message).split("language=", 1)[1]
+    assert str(drop_in[0].message).startswith("1 non-empty text(s) produced no tokens with ")
+    assert str(api[0].message).startswith("2 non-empty text(s) produced no tokens with ")
+    assert fix.rstrip(".") in str(drop_in[0].message)
+
+
+def test_a_filter_on_the_category_silences_the_drop_in(monkeypatch):
+    monkeypatch.setattr(rouge_scorer, "_warned_of_letters", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=NoTokensWarning)
+        assert rouge_scorer.RougeScorer(["rouge1"]).score("中文", "中文")["rouge1"].fmeasure == 0
 
 
 @check

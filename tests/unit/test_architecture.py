@@ -44,6 +44,7 @@ STAGES = {
     "integrations": 11,
     "space": 11,
     "compat": 11,
+    "environment": 11,  # the ROUGE packages installed here, checked against rouge_plus
     "__init__": 11,
     "__main__": 11,
 }

@@ -147,7 +147,7 @@ def test_no_tokens_warning_once_per_call_across_chunks(chunk_rows, caplog):
         RougeScorer(["rouge1"], tokenizer="default").score_examples(predictions, references)
     ours = [w for w in caught if NO_TOKENS in str(w.message)]
     assert len(ours) == 1, [str(w.message) for w in caught]
-    assert ours[0].category is UserWarning
+    assert ours[0].category is errors.NoTokensWarning
     message = str(ours[0].message)
     assert message.startswith("9 non-empty text(s)"), message
     first = re.search(r"first: (\S+?)\)", message).group(1)

@@ -19,6 +19,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from rouge_plus import RougeScorer as _CoreScorer
 
 from ...errors import InputError, InputTypeError, OptionError
+from ...text.diagnostics import LETTERS_FIX, no_tokens_message, warn_no_tokens
 from . import scoring, tokenizers
 from ._internals import *  # noqa: F403 - rouge_score's private helpers, which code calls
 from ._text import ensure_str
@@ -55,8 +56,8 @@ def _core_type(rouge_type: object) -> str:
 def _default_text(value: object) -> str:
     """A text for rouge_plus's "rouge_score" tokenizer; "" for one without tokens.
 
-    Passing "" changes no score and keeps rouge_plus from warning about a text that has
-    characters but no tokens, which rouge_score scores silently.
+    Passing "" changes no score and keeps rouge_plus's own warning, about every text that has
+    characters but no tokens, quiet: the drop-in warns about texts with letters, once.
     """
     if isinstance(value, bytes):
         text = value.decode("utf-8").translate(_BYTES_SEPARATORS)
@@ -64,7 +65,27 @@ def _default_text(value: object) -> str:
         text = value
     else:
         raise InputTypeError(f"a text must be a str or bytes, got {type(value).__name__}")
-    return text if _HAS_TOKEN.search(text) else ""
+    if _HAS_TOKEN.search(text):
+        return text
+    if not _warned_of_letters and any(character.isalpha() for character in text):
+        _warn_of_letters(text)
+    return ""
+
+
+_warned_of_letters = False
+
+
+def _warn_of_letters(text: str) -> None:
+    """rouge_score scores letters outside [a-z0-9] (Chinese, Cyrillic...) 0 without a word: the
+    numbers stay its, but this says so, once per process."""
+    global _warned_of_letters
+    _warned_of_letters = True
+    excerpt = text if len(text) <= 30 else text[:30] + "..."
+    remedy = (
+        "rouge_score gives 0 too. To score these letters, use rouge_plus.score with "
+        f"{LETTERS_FIX}, or give RougeScorer a tokenizer= that keeps them (said once per process)."
+    )
+    warn_no_tokens(no_tokens_message(1, repr(excerpt), "rouge_score's tokenizer", remedy))
 
 
 def _custom_text(value: object) -> str:
