@@ -140,6 +140,13 @@ def _texts(values: list, argument: str, first: int = 0) -> list[str]:
     return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values, first)]
 
 
+def normalize_texts(values: object, argument: str, first: int = 0) -> list[str]:
+    """Validate a list of texts (a list, an array or a column of str) and return it as a
+    ``list[str]``; messages name the argument and the item (``argument[i]``, counting from
+    ``first``)."""
+    return _texts(_as_list(values, argument), argument, first)
+
+
 def _reference_row(value: object, row: int) -> list[str]:
     if type(value) is list and value and all(type(ref) is str for ref in value):
         return value
@@ -151,7 +158,7 @@ def _reference_row(value: object, row: int) -> list[str]:
         raise InputTypeError(
             f"references[{row}] is a {type(value).__name__}; expected a str or a list of str"
         )
-    refs = _texts(_as_list(value, f"references[{row}]"), f"references[{row}]")
+    refs = normalize_texts(value, f"references[{row}]")
     if not refs:
         raise InputError(f"references[{row}] is an empty list; every prediction needs a reference")
     return refs
@@ -163,7 +170,7 @@ def normalize_inputs(predictions: object, references: object, first_row: int = 0
     ``references`` may hold one text per row or a list of texts per row (the two may be mixed).
     Messages number the rows from ``first_row`` (the place of these rows in a longer input).
     """
-    preds = _texts(_as_list(predictions, "predictions"), "predictions", first_row)
+    preds = normalize_texts(predictions, "predictions", first_row)
     refs = _as_list(references, "references")
     if len(preds) != len(refs):
         raise InputError(

@@ -105,6 +105,21 @@ def upward_imports(repo: Path) -> list[str]:
     return sorted(upward)
 
 
+def private_imports(repo: Path) -> list[str]:
+    """``importer -> module.name`` for every private name (``_name``, not a module) that a module
+    of ``repo/rouge_plus`` imports from another: what a module shares is public, with a
+    docstring."""
+    found = []
+    for path in (repo / "rouge_plus").rglob("*.py"):
+        importer = _module_name(path, repo)
+        for name in _imports(path, repo):
+            module, _, attribute = name.rpartition(".")
+            private = attribute.startswith("_") and not attribute.startswith("__")
+            if private and _existing(name, repo) is None and module != importer:
+                found.append(f"{importer} -> {name}")
+    return sorted(found)
+
+
 def test_at_most_fourteen_modules_at_the_top():
     """The top level holds the core API's stages and the package's faces; anything else belongs
     in a stage's folder."""
@@ -148,6 +163,24 @@ def test_an_import_of_the_package_face_is_seen(tmp_path):
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "comparison.py").write_text("from . import RougeScorer\n", encoding="utf-8")
     assert upward_imports(tmp_path) == ["rouge_plus.comparison -> rouge_plus"]
+
+
+def test_no_module_imports_a_private_name_of_another():
+    assert private_imports(REPO) == []
+
+
+def test_the_private_name_check_sees_one(tmp_path):
+    """The check above can fail; a private submodule (``from . import _native``) is no
+    private name."""
+    package = tmp_path / "rouge_plus"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "_native.py").write_text("", encoding="utf-8")
+    (package / "inputs.py").write_text("def _texts(): pass\n", encoding="utf-8")
+    (package / "all_pairs.py").write_text(
+        "from . import _native\nfrom .inputs import _texts\n", encoding="utf-8"
+    )
+    assert private_imports(tmp_path) == ["rouge_plus.all_pairs -> rouge_plus.inputs._texts"]
 
 
 def test_app_py_is_a_short_launcher():

@@ -36,7 +36,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ...kernels.lcs import _columns, lcs_length
+from ...kernels.lcs import lcs_columns, lcs_length
 
 Sentences = list[str]
 Counts = dict[str, int]
@@ -79,7 +79,7 @@ def _lcs_words(ref: list[str], hyp: list[str]) -> list[str]:
     ``j - 1`` to ``j`` at row ``i``. ``T[i][j]`` is the number of 0 bits below bit ``i`` of
     column ``j`` (see :mod:`rouge_plus.kernels.lcs`).
     """
-    columns = list(_columns(ref, hyp))
+    columns = list(lcs_columns(ref, hyp))
     words = []
     i, j = len(ref), len(hyp)
     while i and j:
