@@ -15,9 +15,7 @@ from .._compiled import compiled
 from .spec import Kernel, KernelSpec
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    Buffer = bytes | bytearray | memoryview | np.ndarray
+    from .spec import Buffer
 
 
 _native = compiled("kernels._native")

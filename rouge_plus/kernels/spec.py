@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    # What the kernels read and return: bytes from the compiled ones, NumPy from their twins.
+    Buffer = bytes | bytearray | memoryview | np.ndarray
 
 # The compiled tokenizer's rule (lowercased, it is rouge_score's): runs of ASCII letters and
 # digits. The Python twin, the text tokenizers and the explanations use this one pattern too.

@@ -25,7 +25,7 @@ from .tokenizers import CheckedTokenizer, Tokenizer
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..kernels.native import Buffer
+    from ..kernels.spec import Buffer
 
 # Word ids to stem ids on buffers, compiled (text/_stemmers.c); None without the extension.
 _compiled = compiled("text._stemmers")
