@@ -54,7 +54,6 @@ def _part(module: str) -> str:
     return module.split(".")[1] if module.count(".") else "__init__"
 
 
-
 def _module_name(path: Path, repo: Path) -> str:
     relative = path.relative_to(repo).with_suffix("")
     parts = list(relative.parts)
