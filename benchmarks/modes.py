@@ -375,13 +375,13 @@ def _cold_run(scorer: object, predictions: list[str], references: list[str]) -> 
     from rouge_plus.plan import get_stemmer
     from rouge_plus.text import segmenters
 
-    options = scorer.options
+    choice = scorer.plan.language
 
     def run() -> object:
-        if options.segmenter:
-            segmenters._cached_segmenter(options.segmenter).cache_clear()
-        if options.stemmer_name:
-            get_stemmer(options.stemmer_name).cache_clear()
+        if choice.segmenter:
+            segmenters._cached_segmenter(choice.segmenter).cache_clear()
+        if choice.stemmer:
+            get_stemmer(choice.stemmer).cache_clear()
         return scorer.score_examples(predictions, references)
 
     return run

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .errors import OptionError, OptionTypeError
 from .inputs import normalize_texts
 from .kernels.similarity_join import (
     Elements,
@@ -40,7 +41,7 @@ from .plan import ScoringPlan
 from .rouge2.synonyms import load_synonyms
 from .scoring.counting import SynonymMatcher, count_measures
 from .scoring.fmeasure import FMeasure, rounded_prf
-from .scoring.measures import Measure
+from .scoring.measures import Bound, Measure
 from .text.diagnostics import warn_wordless, wordless_places
 from .text.encoding import Encoded
 
@@ -120,7 +121,7 @@ class _Bounds:
 
     pred_base: np.ndarray  # per document
     ref_base: np.ndarray
-    kind: str  # "overlap": min(U, bases); "weighted": U^w or U; "bases": min(bases)
+    kind: Bound  # "overlap": min(U, bases); "weighted": U^w or U; "bases": min(bases)
     weight: float = 1.0
     present: np.ndarray | None = None  # (n_documents, buckets / 64) uint64: [count_B ≥ 1] bits
     excess: np.ndarray | None = None  # Σ_B (count_B - 1)⁺ per document
@@ -129,12 +130,13 @@ class _Bounds:
     @classmethod
     def build(cls, measure: Measure, encoded: Encoded, self_counts: tuple) -> _Bounds:
         _, pred_base, ref_base = self_counts
-        if not measure.hit_within_unigram_overlap:
-            return cls(pred_base, ref_base, "bases")
+        kind = measure.bound
+        if kind == "bases":
+            return cls(pred_base, ref_base, kind)
         owner, ids = _tokens(encoded)
         frequency = document_frequency(owner, ids, max(encoded.vocab_size, 1))
         present, excess = _bucket_counts(owner, ids, len(pred_base), frequency)
-        kind, weight = ("weighted", measure.weight) if measure.is_weighted else ("overlap", 1.0)
+        weight = measure.weight if kind == "weighted" else 1.0
         return cls(pred_base, ref_base, kind, weight, present, excess, frequency)
 
     def hits(self, preds: np.ndarray, refs: np.ndarray) -> np.ndarray:
@@ -472,9 +474,9 @@ def _matches(
 
 def _check_threshold(threshold: object) -> float:
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
-        raise TypeError(f"threshold must be a number, got {threshold!r}")
+        raise OptionTypeError(f"threshold must be a number, got {threshold!r}")
     if math.isnan(threshold):
-        raise ValueError("threshold must be a number, got nan")
+        raise OptionError("threshold must be a number, got nan")
     return float(threshold)
 
 
@@ -490,13 +492,13 @@ def _setup(
 ) -> tuple[_PairScorer, int, object]:
     """The scorer of ``texts`` (one encoding), the number of workers, the synonym source."""
     if "rouge_types" in options:
-        raise TypeError("pass one ROUGE type as rouge_type=..., not rouge_types")
+        raise OptionTypeError("pass one ROUGE type as rouge_type=..., not rouge_types")
     if not isinstance(rouge_type, str):
-        raise TypeError(f"rouge_type must be one ROUGE type name (a str), got {rouge_type!r}")
+        raise OptionTypeError(f"rouge_type must be one ROUGE type name (a str), got {rouge_type!r}")
     if statistic not in STATISTICS:
-        raise ValueError(f"statistic: unknown value {statistic!r}; valid values are: p, r, f")
+        raise OptionError(f"statistic: unknown value {statistic!r}; valid values are: p, r, f")
     if backend not in BACKENDS:
-        raise ValueError(
+        raise OptionError(
             f"backend: unknown value {backend!r}; valid values are: threads, processes"
         )
     settings = ScoreOptions.from_kwargs(rouge_types=[rouge_type], num_proc=num_proc, **options)

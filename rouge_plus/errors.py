@@ -2,8 +2,8 @@
 
 A front end (the command line, the Space) catches :class:`RougePlusError` alone and shows its
 message; each class also derives from the built-in exception the same problem raised before
-(``ValueError``, ``TypeError``, ``FileNotFoundError``, ``ModuleNotFoundError``), so code that
-catches those keeps working. Nothing here imports the rest of the package.
+(``ValueError``, ``TypeError``, ``FileNotFoundError``, ``ModuleNotFoundError``, ``ImportError``),
+so code that catches those keeps working. Nothing here imports the rest of the package.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {
 
 
 class RougePlusError(Exception):
-    """A problem with what the user gave (options, input, data files, installed extras); the
-    message is meant for that person."""
+    """A problem with what the user gave (options, input, data files, installed extras, the
+    build); the message is meant for that person."""
 
 
 class OptionError(RougePlusError, ValueError):
@@ -40,7 +40,8 @@ class OptionTypeError(OptionError, TypeError):
 
 
 class OptionFileError(OptionError, FileNotFoundError):
-    """An option naming a file that does not exist (a stopword list)."""
+    """An option naming a file that does not exist (a stopword list, a synonym file, the folder
+    of an output file)."""
 
 
 class InputError(RougePlusError, ValueError):
@@ -49,6 +50,13 @@ class InputError(RougePlusError, ValueError):
 
 class InputTypeError(InputError, TypeError):
     """Predictions or references of the wrong type (``None``, a number, a single text)."""
+
+
+class JudgmentsError(InputError):
+    """Scores to correlate (a metric's or the human judgments, as systems x documents matrices,
+    or the records they come from) that cannot be: a wrong shape, a system without a score,
+    two records of one cell, a score that is not finite (NaN marks a missing cell), too few
+    systems or cells for the level asked for."""
 
 
 class DataFileError(RougePlusError, ValueError):
@@ -76,6 +84,11 @@ class MissingExtraError(RougePlusError, ModuleNotFoundError):
             f'{purpose} needs {" and ".join(self.packages)}: pip install {flag}".[{extra}]" '
             f"from a checkout of rouge_plus, or pip install {flag}{quoted}"
         )
+
+
+class CompiledBuildError(RougePlusError, ImportError):
+    """The compiled extensions were built from other sources than this Python code (a stale
+    build): the message says which and how to rebuild them."""
 
 
 class LimitError(InputError):

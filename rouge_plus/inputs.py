@@ -6,6 +6,7 @@ so the scoring code below only ever sees ``list[str]`` and ``list[list[str]]``.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from array import array
 from collections.abc import Callable, Iterable, Mapping
@@ -70,18 +71,6 @@ class Batch:
         """The predictions, then every reference in row order."""
         return self.predictions + self.reference_texts
 
-    def reference_position(self, pair: int) -> tuple[int, int]:
-        """(row, index within the row) of the ``pair``-th reference, counted in row order."""
-        if self._one_each is not None:
-            if not 0 <= pair < len(self._one_each):
-                raise IndexError(pair)
-            return pair, 0
-        for row, refs in enumerate(self._references):
-            if pair < len(refs):
-                return row, pair
-            pair -= len(refs)
-        raise IndexError(pair)
-
     def rows(self, start: int, stop: int) -> Batch:
         if self._one_each is not None:
             return Batch.one_reference_each(
@@ -92,12 +81,18 @@ class Batch:
     def text_place(self, start: int = 0) -> Callable[[int], str]:
         """Names text ``i`` of :attr:`texts` in messages, counting rows from ``start`` (the first
         row of this batch within the user's input)."""
+        first_pairs: list[int] = []  # each row's first reference among all; made when needed
 
         def place(i: int) -> str:
             if i < len(self):
                 return f"predictions[{start + i}]"
-            row, k = self.reference_position(i - len(self))
-            return f"references[{start + row}][{k}]"
+            pair = i - len(self)
+            if self._one_each is not None:
+                return f"references[{start + pair}][0]"
+            if not first_pairs:
+                first_pairs.extend(itertools.accumulate(map(len, self._references), initial=0))
+            row = bisect.bisect_right(first_pairs, pair) - 1
+            return f"references[{start + row}][{pair - first_pairs[row]}]"
 
         return place
 

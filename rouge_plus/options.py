@@ -5,9 +5,8 @@ Each option is declared once, as a field of :class:`ScoreOptions` whose metadata
 exposure. The command line's flags, the evaluate metric's documentation and the Space's ``/score``
 parameters are derived from it; the option table of docs/options.md is tested against it.
 
-The signature (like sacrebleu's) records every setting that can change a score, plus the package
-version, so a number in a paper can be reproduced:
-``rouge_plus|types:rouge1,rougeL|tok:default|...``.
+What the options select (a language's segmenter, stemmer and stopword list) is resolved by the
+plan (:func:`rouge_plus.plan.resolve_language`); the signature is :mod:`rouge_plus.signature`'s.
 """
 
 from __future__ import annotations
@@ -16,10 +15,8 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._version import __version__
 from .corpus.aggregation import AGGREGATIONS
 from .errors import OptionError, OptionTypeError
 from .scoring.fmeasure import FMeasure
@@ -29,7 +26,14 @@ from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
-    from .text.languages import Language  # the table is imported when a language is named
+    from typing import Literal
+
+    # The values of the options with a closed list of names, for type checkers; each equals its
+    # runtime tuple (tests/unit/test_option_metadata.py holds them equal).
+    MultiRef = Literal["best", "pooled", "mean", "mean_prf", "best_recall", "jackknife"]
+    Aggregation = Literal["mean", "bootstrap"]
+    Profile = Literal["default", "rouge155"]
+    TokenizerName = Literal["char", "default", "rouge155", "rouge_score", "whitespace"]
 
 
 def _require_bool(name: str, value: object) -> bool:
@@ -46,36 +50,10 @@ def _require_choice(name: str, value: object, choices: Iterable[str]) -> str:
     return value  # type: ignore[return-value]
 
 
-def _spec_name(kind: str, spec: object) -> str:
-    """A stable label for a tokenizer/splitter given by name or as a callable."""
-    if isinstance(spec, str):
-        return spec
-    name = getattr(spec, "name", None)
-    if isinstance(name, str):
-        return name
-    target = getattr(spec, "tokenize", spec) if kind == "tok" else spec
-    return f"custom:{getattr(target, '__qualname__', type(target).__qualname__)}"
-
-
 PROFILES = ("default", "rouge155")
 
 # What profile="rouge155" changes when the option is not given (ROUGE-1.5.5's conventions).
 _ROUGE155_DEFAULTS = {"tokenizer": "rouge155", "multi_ref": "pooled"}
-
-
-def _stopwords_label(spec: object) -> str:
-    if spec is None or spec is False:
-        return "no"
-    if spec is True:
-        return "english"
-    if isinstance(spec, str) and spec.lower() == "smart":
-        return "smart"
-    import hashlib  # only for files and lists: it costs milliseconds to import
-
-    if isinstance(spec, (str, Path)):
-        return f"file:{hashlib.sha1(Path(spec).read_bytes()).hexdigest()[:12]}"
-    words = "\n".join(sorted(map(str, spec)))  # type: ignore[call-overload]
-    return f"list:{hashlib.sha1(words.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
 
 def _require_resolvable(name: str, resolve: Callable[[object], object], spec: object) -> None:
@@ -177,7 +155,7 @@ class ScoreOptions:
         SCORING,
         bool | None,
     )
-    tokenizer: str | Callable[[str], list[str]] | object = _option(
+    tokenizer: TokenizerName | Callable[[str], list[str]] | object = _option(
         "default",
         '"default" (Unicode-aware), "rouge_score", "rouge155", "whitespace", "char", or a '
         "callable str -> list[str] (or an object with .tokenize)",
@@ -192,7 +170,7 @@ class ScoreOptions:
         str | None,
         metavar="NAME",
     )
-    multi_ref: str = _option(
+    multi_ref: MultiRef = _option(
         "best",
         'how several references per prediction combine: "best", "pooled", "mean", '
         '"mean_prf", "best_recall" or "jackknife"',
@@ -222,7 +200,7 @@ class ScoreOptions:
         bool | None,
         flag=None,  # the command line's --per-example
     )
-    aggregation: str = _option(
+    aggregation: Aggregation = _option(
         "mean",
         'corpus aggregation: "mean", or "bootstrap" (adds <key>_low and <key>_high)',
         REPORT,
@@ -241,7 +219,7 @@ class ScoreOptions:
         bool | None,
         flag="--precision-recall",
     )
-    profile: str = _option(
+    profile: Profile = _option(
         "default",
         '"default", or "rouge155" for all of ROUGE-1.5.5\'s conventions at once: its '
         "tokenizer, pooled references, alpha 0.5, summary-level ROUGE-L",
@@ -364,7 +342,11 @@ class ScoreOptions:
                 f"with a letter), got {topic_pos!r}"
             )
         _require_positive_or_none("num_proc", self.num_proc)
-        language = self.language_spec
+        language = None
+        if self.language is not None:
+            from .text.languages import get_language
+
+            language = get_language(self.language)
         if language is not None and self.remove_stopwords is True and not language.stopwords:
             raise OptionError(
                 f"remove_stopwords=True: there is no stopword list for language "
@@ -405,111 +387,6 @@ class ScoreOptions:
         return self.profile == "rouge155"
 
     @property
-    def language_spec(self) -> Language | None:
-        """What ``language`` selects (``None`` without a language)."""
-        if self.language is None:
-            return None
-        from .text.languages import get_language
-
-        return get_language(self.language)
-
-    @property
-    def segmenter(self) -> str | None:
-        """The language's segmenter (a key of ``text.segmenters.SEGMENTERS``); only the
-        default tokenizer is replaced by it."""
-        language = self.language_spec
-        if language is None or self.tokenizer != "default":
-            return None
-        return language.segmenter
-
-    @property
-    def stemmer_name(self) -> str | None:
-        """The stemmer's name for ``resources.get_stemmer``; ``None`` without stemming, or for a
-        language that has no stemmer."""
-        if not self.use_stemmer:
-            return None
-        if self.rouge155:
-            return "rouge155"
-        language = self.language_spec
-        if language is None or language.stemmer == "porter":
-            return "porter"
-        return language.stemmer and f"snowball:{language.stemmer}"
-
-    @property
-    def language_stopwords(self) -> str | None:
-        """The stopwords-iso code of ``remove_stopwords=True`` under a language other than
-        English (whose list stays the built-in one)."""
-        language = self.language_spec
-        if self.remove_stopwords is not True or language is None:
-            return None
-        return None if language.stopwords == "english" else language.stopwords
-
-    @property
     def has_topic(self) -> bool:
+        """Whether a measure reads topic words, so that the plan loads a tagger."""
         return any(m.is_topic for m in self.rouge_types)
-
-    def signature(self, synonyms_name: str | None = None, tagger_name: str | None = None) -> str:
-        """Every setting that changes a score, and the package version.
-
-        Data sources are named without being loaded; a scoring call that has loaded them passes
-        their names (``synonyms_name``, ``tagger_name``) so a user's file is read only once.
-        """
-        parts = [
-            "rouge_plus",
-            f"types:{','.join(self.type_names)}",
-            f"tok:{_spec_name('tok', self.tokenizer)}",
-            f"stem:{self._stemmer_label()}",
-            f"stop:{self._stopwords_label()}",
-            f"sent:{_spec_name('sent', self.split_sentences)}",
-            f"multiref:{self.multi_ref}",
-            f"f:{self.fmeasure.label}",
-            f"profile:{self.profile}",
-            f"agg:{self.aggregation}",
-        ]
-        if self.language is not None:
-            parts.append(f"lang:{self._language_label()}")
-        if self.needs_synonyms:
-            from .rouge2.synonyms import synonyms_label
-
-            parts.append(f"syn:{synonyms_name or synonyms_label(self.synonyms)}")
-        if self.has_topic:
-            from .rouge2.pos import tagger_label
-
-            if self.pos_tagger == "pretagged":
-                tagger_name = "pretagged"
-            tagger = tagger_name or tagger_label(self.pos_tagger)
-            parts.append(f"topic:{'|'.join(self.topic_prefixes)},tagger:{tagger}")
-        if self.max_words or self.max_bytes:
-            parts.append(f"limit:{self.max_words or '-'}w,{self.max_bytes or '-'}b")
-        if self.aggregation == "bootstrap":
-            parts.append(f"ci:{self.confidence_level:g},n:{self.n_resamples},seed:{self.seed}")
-        parts.append(f"version:{__version__}")
-        return "|".join(parts)
-
-    def _stemmer_label(self) -> str:
-        name = self.stemmer_name
-        if name is None:
-            return "no"
-        if name.startswith("snowball:"):
-            from .text.languages import STEM_PACKAGE, package_version
-
-            return f"{name.replace(':', '-')}({STEM_PACKAGE}-{package_version(STEM_PACKAGE)})"
-        return name
-
-    def _stopwords_label(self) -> str:
-        code = self.language_stopwords
-        if code is None:
-            return _stopwords_label(self.remove_stopwords)
-        from .text.languages import STOPWORDS_PACKAGE, package_version
-
-        return f"iso-{code}({STOPWORDS_PACKAGE}-{package_version(STOPWORDS_PACKAGE)})"
-
-    def _language_label(self) -> str:
-        """The language, and its segmenter with the versions of its packages."""
-        segmenter = self.segmenter
-        if segmenter is None:
-            return str(self.language)
-        from .text.segmenters import SEGMENTERS
-
-        spec = SEGMENTERS[segmenter]
-        return f"{self.language},seg:{spec.label}({spec.version_label})"

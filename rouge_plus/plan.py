@@ -12,26 +12,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from .errors import OptionError, OptionTypeError
 from .inputs import Batch
 from .kernels.native import NATIVE, PairScorer
 from .options import ScoreOptions
 from .parallel import default_workers, map_in_workers
 from .results import one_row_keys
 from .scoring.counting import count_texts
-from .scoring.multiref import reduce_references, reduces_compiled
+from .scoring.multiref import COMPILED_REDUCTION, reduce_references
 from .scoring.tables import ScoreTable
+from .signature import signature
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
 from .text.stopwords import resolve_stopwords
-from .text.tokenizers import Tokenizer, get_tokenizer
+from .text.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
     from .rouge2.pos import Tagger
     from .rouge2.synonyms import Synonyms
+    from .text.languages import Language
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
@@ -42,9 +45,11 @@ class ScoringPlan:
 
     __slots__ = (
         "_language_checked",
+        "compiled",
         "_pair_scorer",
         "_signature",
         "_tagger_name",
+        "language",
         "names",
         "notices",
         "options",
@@ -70,15 +75,17 @@ class ScoringPlan:
 
             tagger = load_tagger(options.pos_tagger)
         self._tagger_name = tagger and tagger.name
-        self.pipeline = text_pipeline(options)
+        self.language = resolve_language(options)
+        self.pipeline = text_pipeline(options, self.language)
         self.topic_words = topic_words(options, tagger) if options.has_topic else None
         # Warnings about the options themselves, given again by every call that scores.
-        self.notices = tuple(filter(None, [stemmer_notice(options)]))
+        self.notices = tuple(filter(None, [stemmer_notice(options, self.language)]))
         self._signature: str | None = None
         self.stems_english = options.use_stemmer and options.language is None
         self._language_checked = False
         self.result_keys = one_row_keys(self.names, options)
-        specs = self._compiled_pair_specs()
+        self.compiled = CompiledWork(options, self.pipeline)
+        specs = self.compiled.pair_specs
         self._pair_scorer = specs and PairScorer(
             specs, *options.fmeasure.compiled_form, self.pipeline.stem
         )
@@ -88,28 +95,16 @@ class ScoringPlan:
         """Every setting that changes a score, with the names of the data sources loaded."""
         if self._signature is None:
             synonyms_name = self.synonyms.name if self.synonyms is not None else None
-            self._signature = self.options.signature(synonyms_name, self._tagger_name)
+            choice = self.language
+            self._signature = signature(
+                self.options,
+                choice.segmenter,
+                choice.stemmer,
+                choice.stopwords_code,
+                synonyms_name,
+                self._tagger_name,
+            )
         return self._signature
-
-    def _compiled_pair_specs(self) -> list[tuple] | None:
-        """The packed kernel specs of :meth:`score_pair`'s compiled scorer, or None where a pair
-        takes the general path (NumPy measures or reduction, stopwords, length limits, a
-        tokenizer the compiled vocabulary does not run...)."""
-        options, pipeline = self.options, self.pipeline
-        measures = options.rouge_types
-        by_sentence = any(measure.uses_sentences for measure in measures)
-        if (
-            not NATIVE
-            or not all(measure.counted_by_kernels_alone for measure in measures)
-            or not reduces_compiled(options.multi_ref, measures, options.rouge155)
-            or pipeline.stopwords is not None
-            or pipeline.limit_sentences is not None
-            or not pipeline.tokenizer.native_when
-            or pipeline.limit_text is not None
-            or (by_sentence and not (pipeline.split_sentences.by_lines and pipeline.sentence_safe))
-        ):
-            return None
-        return [measure.kernel_spec().packed() for measure in measures]
 
     def warn_notices(self) -> None:
         """Give the warnings about the options themselves (once per process each), as every
@@ -202,9 +197,52 @@ class ScoringPlan:
             len(batch),
             options.fmeasure,
             round5_values=options.rouge155,
+            compiled=self.compiled.reduces,
         )
         scores = dict(zip(self.names, tables, strict=True))
         return scores, wordless_places(texts, place, tokenless)
+
+
+class CompiledWork:
+    """What of a plan's scoring compiled code computes, read once from its measures' kinds.
+
+    Compiled code counts the units of every kernel (``kernels/native.py`` picks the extension or
+    the twins for all kernels at once). Two later stages are compiled for some measures only,
+    as each kind declares (:class:`~rouge_plus.scoring.measures.MeasureKind`): the per-row
+    reduction of several references (``scoring/_scores.c``), which computes precision and
+    recall as hit / base, and the one-pair scorer (``kernels/_native_pair.c``), which also
+    encodes the two strings. The stages ask this record, never the kinds' names.
+    """
+
+    __slots__ = ("pair_specs", "reduces")
+
+    def __init__(self, options: ScoreOptions, pipeline: TextPipeline) -> None:
+        measures = options.rouge_types
+        # The compiled reduction: a mode every kind declares, of unrounded values.
+        self.reduces = (
+            COMPILED_REDUCTION
+            and not options.rouge155
+            and all(
+                options.multi_ref in measure.declared_kind.compiled_reductions
+                for measure in measures
+            )
+        )
+        by_sentence = any(measure.uses_sentences for measure in measures)
+        # The one-pair scorer: measures it counts alone, reduced as above, from texts the
+        # compiled vocabulary reads as the pipeline would (no stopwords, no length limits...).
+        scores_pairs = (
+            NATIVE
+            and self.reduces
+            and all(measure.counted_by_kernels_alone for measure in measures)
+            and pipeline.stopwords is None
+            and pipeline.limit_sentences is None
+            and pipeline.limit_text is None
+            and bool(pipeline.tokenizer.native_when)
+            and (not by_sentence or (pipeline.split_sentences.by_lines and pipeline.sentence_safe))
+        )
+        self.pair_specs: list[tuple[int, int, float]] | None = (
+            [measure.kernel_spec().packed() for measure in measures] if scores_pairs else None
+        )
 
 
 def _chunk_rows(n_rows: int, workers: int) -> int:
@@ -261,6 +299,53 @@ def _plain_key(kwargs: dict[str, object]) -> tuple | None:
 
 # ------------------------------------------------------------------ resolvers
 
+
+class LanguageChoice(NamedTuple):
+    """What the ``language`` option selects, resolved once by the plan: the language's row of
+    the table (None without a language), the word segmenter that replaces the default
+    tokenizer, the stemmer's name for :func:`get_stemmer` (None: no stemming) and the
+    stopwords-iso code of ``remove_stopwords=True`` (None: the built-in English list or what
+    the option names)."""
+
+    language: Language | None
+    segmenter: str | None
+    stemmer: str | None
+    stopwords_code: str | None
+
+
+NO_LANGUAGE = LanguageChoice(None, None, None, None)
+
+
+def resolve_language(options: ScoreOptions) -> LanguageChoice:
+    """What ``options`` select through their language (and ``use_stemmer``, ``profile``)."""
+    if options.language is None:
+        return NO_LANGUAGE._replace(stemmer=_stemmer_name(options, None))
+    from .text.languages import get_language
+
+    language = get_language(options.language)
+    segmenter = language.segmenter if options.tokenizer == "default" else None
+    stopwords_code = None
+    if options.remove_stopwords is True and language.stopwords != "english":
+        stopwords_code = language.stopwords
+    return LanguageChoice(language, segmenter, _stemmer_name(options, language), stopwords_code)
+
+
+def _stemmer_name(options: ScoreOptions, language: Language | None) -> str | None:
+    if not options.use_stemmer:
+        return None
+    if options.rouge155:
+        return "rouge155"
+    if language is None or language.stemmer == "porter":
+        return "porter"
+    return language.stemmer and f"snowball:{language.stemmer}"
+
+
+def signature_of(options: ScoreOptions) -> str:
+    """The signature of ``options`` without building a plan (data sources named, not loaded)."""
+    choice = resolve_language(options)
+    return signature(options, choice.segmenter, choice.stemmer, choice.stopwords_code)
+
+
 Stemmer = Callable[[str], str]
 
 
@@ -270,7 +355,7 @@ def _rouge155_stemmer() -> Stemmer:
     return functools.lru_cache(maxsize=CACHE_SIZE)(Rouge155Stemmer())
 
 
-# Stemmers by the name ScoreOptions.stemmer_name gives; built on first use, once per process.
+# Stemmers by the name resolve_language gives; built on first use, once per process.
 _STEMMERS: dict[str, Callable[[], Stemmer]] = {
     "porter": lambda: porter_stem,
     "rouge155": _rouge155_stemmer,
@@ -292,58 +377,56 @@ def _snowball_stemmers() -> dict[str, Callable[[], Stemmer]]:
 
 @functools.cache
 def get_stemmer(name: str) -> Stemmer:
-    """The stemmer registered under ``name``; ``ValueError`` lists the valid names."""
+    """The stemmer registered under ``name``; an ``OptionError`` lists the valid names."""
     factory = _STEMMERS.get(name) or _snowball_stemmers().get(name)
     if factory is None:
         valid = ", ".join(sorted({**_STEMMERS, **_snowball_stemmers()}))
-        raise ValueError(f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}")
+        raise OptionError(f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}")
     return factory()
 
 
-def text_pipeline(options: ScoreOptions) -> TextPipeline:
+def text_pipeline(options: ScoreOptions, choice: LanguageChoice | None = None) -> TextPipeline:
     """How the options turn texts into tokens (a ``language`` picks its segmenter, stemmer,
-    stopword list and sentence marks)."""
-    language = options.language_spec
+    stopword list and sentence marks); ``choice``: the options' :func:`resolve_language`."""
+    choice = choice or resolve_language(options)
+    language = choice.language
     if language is None:
         split_sentences = get_sentence_splitter(options.split_sentences)
     else:
         split_sentences = get_sentence_splitter(
             options.split_sentences, language.hard_marks, language.soft_marks
         )
-    stopword_code = options.language_stopwords
-    if stopword_code:
+    if choice.stopwords_code:
         from .text.languages import language_stopwords
 
-        stopwords = language_stopwords(stopword_code)
+        stopwords = language_stopwords(choice.stopwords_code)
     else:
         stopwords = resolve_stopwords(options.remove_stopwords)
+    if choice.segmenter is not None:
+        from .text.segmenters import segmenting_tokenizer
+
+        tokenizer = segmenting_tokenizer(choice.segmenter)
+    else:
+        tokenizer = get_tokenizer(options.tokenizer)
     return TextPipeline(
-        tokenizer=_tokenizer(options),
+        tokenizer=tokenizer,
         split_sentences=split_sentences,
-        stem=get_stemmer(options.stemmer_name) if options.stemmer_name else None,
+        stem=get_stemmer(choice.stemmer) if choice.stemmer else None,
         stopwords=stopwords,
         limit_text=_length_limit(options),
         limit_sentences=_sentence_length_limit(options),
     )
 
 
-def stemmer_notice(options: ScoreOptions) -> str | None:
+def stemmer_notice(options: ScoreOptions, choice: LanguageChoice) -> str | None:
     """The warning that ``use_stemmer=True`` cannot be honoured for the options' language."""
-    language = options.language_spec
-    if language is None or not options.use_stemmer or options.stemmer_name is not None:
+    language = choice.language
+    if language is None or not options.use_stemmer or choice.stemmer is not None:
         return None
     return (
         f"use_stemmer=True: there is no stemmer for language {language.code!r} "
         f"({language.name}); tokens are not stemmed"
     )
-
-
-def _tokenizer(options: ScoreOptions) -> Tokenizer:
-    if options.segmenter is not None:
-        from .text.segmenters import segmenting_tokenizer
-
-        return segmenting_tokenizer(options.segmenter)
-    return get_tokenizer(options.tokenizer)
 
 
 def topic_words(
@@ -372,7 +455,7 @@ def topic_words(
     def str_tokens(sentence: str) -> list[str]:
         tokens = cased(sentence)
         if not all(type(token) is str for token in tokens):
-            raise TypeError(
+            raise OptionTypeError(
                 f"the topic types tag words: tokenizer {cased.name!r} must return str tokens "
                 "for them (other hashable tokens work with the other types)"
             )

@@ -227,13 +227,20 @@ def corpus_chunks(
         yield corpus_from_records(chunk, prediction, references)
 
 
-def _cell(row: dict, name: str, where: str) -> object:
+def column_value(row: dict, name: str, where: str) -> object:
+    """The cell of column ``name`` of the row at ``where``; ``InputError`` listing the row's
+    columns when it has none of that name."""
     if name not in row:
         columns = ", ".join(str(key) for key in row if key is not None)
         raise InputError(f"{where}: no column {name!r} (columns: {columns})")
-    if row[name] is None:
-        raise InputError(f"{where}: {name!r} is null, not a text")
     return row[name]
+
+
+def _cell(row: dict, name: str, where: str) -> object:
+    value = column_value(row, name, where)
+    if value is None:
+        raise InputError(f"{where}: {name!r} is null, not a text")
+    return value
 
 
 def read_text_lines(paths: Sequence[Path]) -> list[list[str]]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .corpus.aggregation import Interval, bootstrap_interval, rouge155_interval
+from .errors import InputError
 from .options import ScoreOptions
 from .scoring.tables import ScoreTable
 
@@ -112,7 +113,7 @@ class ExampleScores:
     def concatenate(cls, parts: Sequence[ExampleScores]) -> ExampleScores:
         """One :class:`ExampleScores` holding the rows of ``parts`` in order."""
         if not parts:
-            raise ValueError("there is nothing to score: no rows")
+            raise InputError("there is nothing to score: no rows")
         first = parts[0]
         if len(parts) == 1:
             return first
@@ -123,10 +124,11 @@ class ExampleScores:
 
     @classmethod
     def from_columns(
-        cls, columns: Mapping[str, Sequence[float]], options: ScoreOptions
+        cls, columns: Mapping[str, Sequence[float]], options: ScoreOptions, signature: str
     ) -> ExampleScores:
         """Rebuild per-example arrays from ``<type>_precision``/``_recall``/``_fmeasure``
-        columns (the inverse of :meth:`columns`)."""
+        columns (the inverse of :meth:`columns`), scored under ``options`` (whose
+        ``signature`` the plan gives)."""
         import numpy as np
 
         scores = {
@@ -135,7 +137,7 @@ class ExampleScores:
             )
             for name in options.type_names
         }
-        return cls(scores, options, options.signature())
+        return cls(scores, options, signature)
 
 
 def score_column_names(options: ScoreOptions) -> list[str]:

@@ -12,9 +12,10 @@ from pathlib import Path
 import datasets
 import evaluate
 
+from rouge_plus.errors import InputError
 from rouge_plus.inputs import Batch, normalize_inputs
 from rouge_plus.options import ScoreOptions, option_keywords
-from rouge_plus.plan import ScoringPlan
+from rouge_plus.plan import ScoringPlan, signature_of
 from rouge_plus.scorer import score_examples
 
 _CITATION = """\
@@ -137,7 +138,7 @@ class RougePlus(evaluate.Metric):
 
     def signature(self, **options) -> str:
         """The reproducibility signature of a ``compute`` call with these options."""
-        return self._options(options).signature()
+        return signature_of(self._options(options))
 
     def _score(self, predictions, references, options: ScoreOptions):
         """Score under ``options`` with the plan of the last call when they are the same, so
@@ -165,7 +166,7 @@ class RougePlus(evaluate.Metric):
                 rows_predictions = rows_predictions + batch.predictions
                 rows_references = rows_references + _reference_rows(batch)
             if not rows_predictions:
-                raise ValueError(
+                raise InputError(
                     "nothing to compute: call add or add_batch at least once, or pass "
                     "predictions and references to compute"
                 )

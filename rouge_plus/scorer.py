@@ -18,6 +18,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 
+from .errors import OptionError
 from .inputs import Batch, normalize_inputs
 from .options import ScoreOptions
 from .plan import ScoringPlan, plan_for
@@ -41,7 +42,7 @@ def score_examples(
     the whole input.
     """
     if chunk_size is not None and (isinstance(chunk_size, bool) or chunk_size < 1):
-        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+        raise OptionError(f"chunk_size must be a positive int, got {chunk_size!r}")
     batch = normalize_inputs(predictions, references)
     size = chunk_size or len(batch)
     chunks = (batch.rows(start, start + size) for start in range(0, len(batch), size))

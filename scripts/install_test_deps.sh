@@ -26,7 +26,10 @@ if command -v apt-get >/dev/null 2>&1; then
     done
     if [ "${#missing[@]}" -gt 0 ]; then
         "${sudo_if_needed[@]}" apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq "${missing[@]}"
+        # Only what is missing, without recommended packages and without upgrading anything the
+        # machine already has (a full upgrade of systemd and udev once took most of the install).
+        DEBIAN_FRONTEND=noninteractive "${sudo_if_needed[@]}" apt-get install -y -qq \
+            --no-install-recommends --no-upgrade "${missing[@]}"
     fi
 else
     echo "no apt-get: install ${apt_packages[*]} yourself; the tests that need them skip" >&2

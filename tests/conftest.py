@@ -1,4 +1,4 @@
-"""Session fixtures over the test material, and the hypothesis profiles."""
+"""Session fixtures over the test material, the hypothesis profiles, and no silent skip in CI."""
 
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 NO_TOKENS = "produced no tokens"
+
+# Under CI, a test that would skip for want of an oracle fails instead (support/ci_skips.py).
+pytest_plugins = ["support.ci_skips"]
 
 
 @pytest.fixture(autouse=True)

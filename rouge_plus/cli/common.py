@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import json
 import logging
 import os
@@ -22,7 +21,7 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import RougePlusError
+from ..errors import OptionError, OptionFileError, RougePlusError
 from ..options import OPTION_GROUPS, Option, ScoreOptions, option_keywords
 from ..readers import STDIN
 
@@ -117,11 +116,11 @@ def write_replacing(path: Path, text: str) -> None:
     target = path.resolve()
     if not target.parent.is_dir():
         if target.parent.exists():
-            raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(path.parent))
-        raise FileNotFoundError(errno.ENOENT, "no such directory", str(path.parent))
+            raise OptionError(f"{path.parent}: not a directory")
+        raise OptionFileError(f"{path.parent}: no such directory")
     if target.exists() and not _writable(target):
         mode = f"{target.stat().st_mode & 0o777:o}"
-        raise PermissionError(errno.EACCES, f"read-only (mode {mode}), left as it is", str(path))
+        raise OptionError(f"{path}: read-only (mode {mode}), left as it is")
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
         with open(descriptor, "w", encoding="utf-8") as handle:

@@ -20,17 +20,18 @@ import argparse
 import csv
 import io
 import json
-import sys
+import math
 from pathlib import Path
 
+from ..errors import InputError
 from ..meta import correlate, matrices
 from ..meta.coefficients import METHODS
 from ..meta.correlation import LEVELS
 from ..meta.resampling import RESAMPLING
-from ..options import RUNTIME, SCORING
-from ..readers import InputError, iter_records, looks_like_jsonl, reference_cell
+from ..options import RUNTIME, SCORING, ScoreOptions
+from ..readers import column_value, corpus_from_records, iter_records, looks_like_jsonl
 from ..scorer import score_examples
-from .common import add_option_flags, score_options
+from .common import add_option_flags, run_and_write, score_options
 
 HELP = "correlate ROUGE scores with human judgments, with bootstrap intervals"
 FORMATS = ("table", "json", "csv")
@@ -66,12 +67,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score, correlate and print; 0, or 2 with a message on a bad input."""
-    try:
-        rows = _rows(args)
-    except (InputError, KeyError, ValueError, TypeError) as error:
-        print(f"rouge-plus correlate: error: {error}", file=sys.stderr)
-        return 2
+    """Score, correlate and print; the exit status of :func:`.common.run_and_write` (a bad flag
+    is a usage error before the file is read)."""
+    options = score_options(args, args.parser)
+    return run_and_write(lambda: _report(args, options), None)
+
+
+def _report(args: argparse.Namespace, options: ScoreOptions) -> str:
+    """The correlations of every metric at every level and method asked for, rendered."""
+    rows = _rows(args, options)
     names = [name for name in rows[0] if name not in ("system", "document", "human")]
     systems, documents, found = matrices(rows, ["human", *names])
     human = found.pop("human")
@@ -92,29 +96,24 @@ def run(args: argparse.Namespace) -> int:
                 {"metric": name, **{k: _plain(v) for k, v in result._asdict().items()}}
                 for name, result in results.items()
             ]
-    sys.stdout.write(render(table, args.format, len(systems), len(documents)))
-    return 0
+    return render(table, args.format, len(systems), len(documents))
 
 
-def _rows(args: argparse.Namespace) -> list[dict]:
+def _rows(args: argparse.Namespace, options: ScoreOptions) -> list[dict]:
     """Per input row: system, document, human score, and every metric score asked for."""
     records = list(iter_records(args.input, jsonl=looks_like_jsonl(str(args.input), "")))
-    rows = []
-    for where, record in records:
-        row = {
-            "system": record[args.system_column],
-            "document": record[args.document_column],
-            "human": _number(record[args.human_column], where),
+    rows = [
+        {
+            "system": _label(record, args.system_column, where),
+            "document": _label(record, args.document_column, where),
+            "human": _number(record, args.human_column, where),
+            **{name: _number(record, name, where) for name in args.metric_columns},
         }
-        row.update({name: _number(record[name], where) for name in args.metric_columns})
-        rows.append(row)
-    if records and args.prediction_column in records[0][1]:
-        options = score_options(args, args.parser)
-        predictions = [str(record[args.prediction_column]) for _, record in records]
-        references = [
-            reference_cell(record[args.reference_column], where) for where, record in records
-        ]
-        columns = score_examples(predictions, references, options).columns()
+        for where, record in records
+    ]
+    if args.prediction_column in records[0][1]:
+        corpus = corpus_from_records(records, args.prediction_column, args.reference_column)
+        columns = score_examples(*corpus, options).columns()
         for name in options.type_names:
             for number in _NUMBER:
                 for row, value in zip(rows, columns[f"{name}_{number}"], strict=True):
@@ -122,13 +121,26 @@ def _rows(args: argparse.Namespace) -> list[dict]:
     return rows
 
 
-def _number(value: object, where: str) -> float:
+def _label(record: dict, column: str, where: str) -> object:
+    """A system's or a document's name."""
+    value = column_value(record, column, where)
+    if value is None:
+        raise InputError(f"{where}: {column!r} is null, not the name of a system or document")
+    return value
+
+
+def _number(record: dict, column: str, where: str) -> float:
+    """A score; an empty cell is a missing one (NaN)."""
+    value = column_value(record, column, where)
     if value is None or value == "":
         return float("nan")
     try:
-        return float(value)  # type: ignore[arg-type]
+        number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise InputError(f"{where}: {value!r} is not a number") from None
+        raise InputError(f"{where}: {column!r} is {value!r}, not a number") from None
+    if math.isinf(number):
+        raise InputError(f"{where}: {column!r} is {value!r}, not a finite number")
+    return number
 
 
 def _plain(value: object) -> object:

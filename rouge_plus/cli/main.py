@@ -14,6 +14,7 @@ share is in :mod:`.common`. Flags given without a subcommand go to ``score``, th
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 from collections.abc import Sequence
@@ -48,12 +49,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
+        parser.error(_unknown_subcommand(argv[0]))
     if not argv or (argv[0] not in SUBCOMMANDS and argv[0] not in _TOP_LEVEL):
         argv = [SUBCOMMANDS[0], *argv]
-    args, unknown = build_parser().parse_known_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     if unknown:  # said by the subcommand, whose help lists its flags
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args.run(args)
+
+
+def _unknown_subcommand(name: str) -> str:
+    """The usage error of a first argument that is neither a flag nor a subcommand (``score``
+    takes no positional argument), with the nearest subcommand when one is close."""
+    close = difflib.get_close_matches(name, SUBCOMMANDS, n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"subcommands: {', '.join(SUBCOMMANDS)}"
+    return f"unknown subcommand {name!r}; {hint}"
 
 
 if __name__ == "__main__":

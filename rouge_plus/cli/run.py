@@ -5,10 +5,15 @@ and ``import rouge`` (pltrdy's) served by rouge_plus's drop-ins (see
 from __future__ import annotations
 
 import argparse
+import shutil
 
 from ..compat.run import run_command
+from .common import fail
 
 HELP = "run a command with rouge_score and rouge (pltrdy's) imports served by rouge_plus"
+
+# The shell's exit status of a command that cannot be found.
+_NOT_FOUND = 127
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,4 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_command(args.command)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        args.parser.error("give a command, e.g. rouge-plus run -- python x.py")
+    if shutil.which(command[0]) is None:
+        fail(f"no such command (or not executable): {command[0]}")
+        return _NOT_FOUND
+    return run_command(command)

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from ..comparison import compare_scores
-from ..errors import MissingExtraError
+from ..errors import InputError, MissingExtraError, OptionError
 from ..options import ScoreOptions
+from ..plan import signature_of
 from ..results import SCORE_COLUMNS, ExampleScores, score_column_names
 from ..scorer import score_examples
 
@@ -35,7 +36,7 @@ def checked_options(options: Mapping[str, object]) -> ScoreOptions:
     """Scoring options for a front end that returns corpus results."""
     settings = ScoreOptions.from_kwargs(**options)
     if not settings.use_aggregator:
-        raise ValueError("use_aggregator=False: use with_scores() for per-example columns")
+        raise OptionError("use_aggregator=False: use with_scores() for per-example columns")
     return settings
 
 
@@ -59,10 +60,10 @@ class BatchScorer:
         """Fail on data with columns ``names`` that lacks a text column or has score columns."""
         for column in [*self.predictions.values(), self.reference_column]:
             if column not in names:
-                raise ValueError(f"no column {column!r} in the data (columns: {names})")
+                raise InputError(f"no column {column!r} in the data (columns: {names})")
         clashes = [name for name in self.column_names() if name in names]
         if clashes:
-            raise ValueError(f"the data already has score columns: {', '.join(clashes)}")
+            raise InputError(f"the data already has score columns: {', '.join(clashes)}")
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
@@ -100,13 +101,13 @@ def gathered_scores(
     if index_column is not None:
         index = table.column(index_column).to_numpy()
         if len(np.unique(index)) != len(index):
-            raise ValueError(f"index_column {index_column!r} must be unique: it orders the rows")
+            raise InputError(f"index_column {index_column!r} must be unique: it orders the rows")
         order = np.argsort(index, kind="stable")
     columns = {}
     for name in score_column_names(options):
         values = table.column(prefix + name).to_numpy()
         columns[name] = values if order is None else values[order]
-    return ExampleScores.from_columns(columns, options)
+    return ExampleScores.from_columns(columns, options, signature_of(options))
 
 
 def compare_gathered(
@@ -127,7 +128,7 @@ def compare_gathered(
     return compare_scores(
         arrays(baseline),
         {column: arrays(column) for column in systems},
-        signature=options.signature(),
+        signature=signature_of(options),
         baseline_name=baseline,
         **test,
     )

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import InputError, InputTypeError, OptionError
 from ..options import ScoreOptions
+from ..plan import signature_of
 from ..results import ExampleScores, score_column_names
 from ..scorer import score_examples
 
@@ -36,7 +38,7 @@ def _check_columns(column_names: list[str] | None, wanted: tuple[str, str]) -> N
         return
     for name in wanted:
         if name not in column_names:
-            raise ValueError(f"no column {name!r} in the dataset (columns: {column_names})")
+            raise InputError(f"no column {name!r} in the dataset (columns: {column_names})")
 
 
 def score_dataset(
@@ -59,15 +61,15 @@ def score_dataset(
     import datasets
 
     if isinstance(dataset, (datasets.DatasetDict, datasets.IterableDatasetDict)):
-        raise TypeError(f"pass one split, e.g. dataset['test']; splits: {', '.join(dataset)}")
+        raise InputTypeError(f"pass one split, e.g. dataset['test']; splits: {', '.join(dataset)}")
     settings = ScoreOptions.from_kwargs(**options)
     if not settings.use_aggregator:
-        raise ValueError("use_aggregator=False: use add_scores=True for per-example scores")
+        raise OptionError("use_aggregator=False: use add_scores=True for per-example scores")
     columns = (prediction_column, reference_column)
     _check_columns(dataset.column_names, columns)
     if isinstance(dataset, datasets.IterableDataset):
         if add_scores or (num_proc or 1) > 1:
-            raise ValueError("add_scores and num_proc need a map-style Dataset, not a stream")
+            raise OptionError("add_scores and num_proc need a map-style Dataset, not a stream")
         return _aggregate_stream(dataset, columns, settings, batch_size)
     scored = dataset.map(
         _ColumnScorer(*columns, settings),
@@ -81,7 +83,7 @@ def score_dataset(
     # Arrow, not the "numpy" format: that one would hand back float32 and change the means.
     table = scored.select_columns(score_names).with_format("arrow")[:]
     score_table = {name: table.column(name).to_numpy() for name in score_names}
-    result = ExampleScores.from_columns(score_table, settings).aggregate()
+    result = ExampleScores.from_columns(score_table, settings, signature_of(settings)).aggregate()
     return (result, scored) if add_scores else result
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InputError, OptionError
 from ..results import ExampleScores
 from ..scorer import RougeScorer
 
@@ -53,7 +54,7 @@ def _batches(values: Any, what: str) -> list[np.ndarray]:
         arrays = [_as_array(values)]
     for ids in arrays:
         if ids.ndim != 2 or not np.issubdtype(ids.dtype, np.integer):
-            raise ValueError(
+            raise InputError(
                 f"{what} must be 2-d arrays of token ids, got shape {ids.shape} of {ids.dtype}; "
                 "run the trainer with predict_with_generate=True"
             )
@@ -72,7 +73,7 @@ class _Decoder:
     def __init__(self, tokenizer: Any) -> None:
         pad_token_id = getattr(tokenizer, "pad_token_id", None)
         if pad_token_id is None:
-            raise ValueError("the tokenizer has no pad_token_id; set tokenizer.pad_token first")
+            raise OptionError("the tokenizer has no pad_token_id; set tokenizer.pad_token first")
         self.tokenizer = tokenizer
         self.pad_token_id = pad_token_id
 
@@ -111,7 +112,7 @@ def make_compute_metrics(
     decoder = _Decoder(tokenizer)
     scorer = RougeScorer(rouge_types, split_sentences=split_sentences, **options)
     if not scorer.options.use_aggregator:
-        raise ValueError("compute_metrics returns corpus scores: use_aggregator must stay True")
+        raise OptionError("compute_metrics returns corpus scores: use_aggregator must stay True")
     kept: list[ExampleScores] = []  # batch_eval_metrics: the batches since the last result
     kept_lengths: list[int] = []
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._compiled import compiled
+from ..errors import CompiledBuildError
 from .spec import Kernel, KernelSpec
 
 if TYPE_CHECKING:
@@ -30,7 +31,11 @@ if NATIVE:
     PairScorer = _native.PairScorer
     _native_codes = {name: getattr(_native, f"KIND_{name}", None) for name in Kernel.__members__}
     if _native_codes != {kernel.name: kernel.value for kernel in Kernel}:  # pragma: no cover
-        raise ImportError(f"rouge_plus: the compiled kernels disagree on codes: {_native_codes}")
+        raise CompiledBuildError(
+            f"rouge_plus: the compiled kernels were built from other sources (their kind codes "
+            f"{_native_codes} are not kernels/spec.py's): rebuild them (python setup.py "
+            "build_ext --inplace in a checkout), or reinstall rouge_plus"
+        )
 else:
     from .python import PythonVocabulary, count_pairs_python
 

@@ -170,4 +170,4 @@ def _sentence_counts(
             spec.weight,
             clip=(docs.tokens(clip_p), docs.tokens(clip_r)),
         )
-    raise ValueError(f"{spec.kernel.name} is not a sentence-level kernel")
+    raise NotImplementedError(f"the Python twins have no sentence-level kernel {spec.kernel.name}")

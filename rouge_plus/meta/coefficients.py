@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import OptionError
+
 METHODS = ("pearson", "spearman", "kendall", "kendall_c")
 """The coefficients: ``kendall`` is tau-b (SciPy's default), ``kendall_c`` tau-c."""
 
@@ -31,7 +33,7 @@ def coefficient(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str) -> np.
     weightings, as in a bootstrap): what depends on the values alone is computed once.
     """
     if method not in METHODS:
-        raise ValueError(f"unknown correlation method {method!r}; expected one of {METHODS}")
+        raise OptionError(f"unknown correlation method {method!r}; expected one of {METHODS}")
     x, z, w = (np.asarray(a, dtype=float) for a in (x, z, w))
     shape = np.broadcast_shapes(x.shape, z.shape, w.shape)
     w = np.broadcast_to(w, shape)
@@ -66,7 +68,7 @@ def column_coefficients(x: np.ndarray, z: np.ndarray, w: np.ndarray, method: str
     states the identities); a block of weightings takes one ``matmul`` for every column.
     """
     if method not in METHODS:
-        raise ValueError(f"unknown correlation method {method!r}; expected one of {METHODS}")
+        raise OptionError(f"unknown correlation method {method!r}; expected one of {METHODS}")
     x, z, w = (np.asarray(a, dtype=float) for a in (x, z, w))
     columns = _Columns(x, z, method)
     step = max(1, _COLUMN_BLOCK // x.size)

@@ -1,7 +1,9 @@
 """How well a metric agrees with human judgments, with intervals and paired tests.
 
 Scores come as (systems x documents) matrices with NaN for a missing cell (nlpstats'
-convention). The three levels of the meta-evaluation literature (Deutsch, Dror and Roth 2021):
+convention); every other score must be finite, else ``JudgmentsError`` (an infinite score makes
+a system's mean and Pearson's sums infinite: the same data gave a value at one level and NaN at
+another). The three levels of the meta-evaluation literature (Deutsch, Dror and Roth 2021):
 
 - ``system``: each system's mean over its own present cells, then one correlation over the
   systems (a system with no cell is an error, as in nlpstats);
@@ -27,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import JudgmentsError, OptionError
 from . import global_level
 from .coefficients import METHODS, coefficient, column_coefficients, pairwise
 from .resampling import bootstrap_weights, check_resamples, permutation_swaps, resampling
@@ -90,10 +93,10 @@ def correlate(
     """
     level, method = _settings(level, method)
     if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level must be between 0 and 1, not {confidence_level}")
+        raise OptionError(f"confidence_level must be between 0 and 1, not {confidence_level}")
     named = isinstance(metric, Mapping)
     metrics = dict(metric) if named else {"": metric}
-    human = _matrix(human, "human")
+    human = _human_matrix(human, level)
     if resample is not None:
         check_resamples(n_resamples)
         draws = bootstrap_weights(human.shape, resampling(resample), n_resamples, seed)
@@ -140,12 +143,12 @@ def compare_correlations(
     """
     level, method = _settings(level, method)
     if test not in TESTS:
-        raise ValueError(f"unknown test {test!r}; expected one of {TESTS}")
+        raise OptionError(f"unknown test {test!r}; expected one of {TESTS}")
     if alternative not in ALTERNATIVES:
-        raise ValueError(f"unknown alternative {alternative!r}; expected one of {ALTERNATIVES}")
+        raise OptionError(f"unknown alternative {alternative!r}; expected one of {ALTERNATIVES}")
     what = resampling(resample)
     check_resamples(n_resamples)
-    human = _matrix(human, "human")
+    human = _human_matrix(human, level)
     a = _matrix(metric_a, "metric_a", human.shape)
     b = _matrix(metric_b, "metric_b", human.shape)
     if test == "bootstrap":
@@ -183,7 +186,7 @@ def bootstrap_samples(
     """
     level, method = _settings(level, method)
     check_resamples(n_resamples)
-    human = _matrix(human, "human")
+    human = _human_matrix(human, level)
     metric = _matrix(metric, "metric", human.shape)
     draws = bootstrap_weights(human.shape, resampling(resample), n_resamples, seed)
     return _bootstrap(metric, human, level, method, draws)
@@ -405,19 +408,49 @@ def _block(shape: tuple[int, int], level: str, method: str, values_vary: bool) -
 def _settings(level: str, method: str) -> tuple[str, str]:
     level = _LEVEL_ALIASES.get(level, level)
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
+        raise OptionError(f"unknown level {level!r}; expected one of {LEVELS}")
     if method not in METHODS:
-        raise ValueError(f"unknown correlation method {method!r}; expected one of {METHODS}")
+        raise OptionError(f"unknown correlation method {method!r}; expected one of {METHODS}")
     return level, method
 
 
 def _matrix(scores: npt.ArrayLike, name: str, shape: tuple[int, ...] | None = None) -> np.ndarray:
-    """``scores`` as a float (systems x documents) matrix of ``shape``."""
-    matrix = np.array(scores, dtype=float)
+    """``scores`` as a float (systems x documents) matrix of ``shape``: finite numbers, NaN
+    for a missing cell, and at least one score per system."""
+    try:
+        matrix = np.array(scores, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise JudgmentsError(
+            f"{name} must be a (systems x documents) matrix of numbers ({error})"
+        ) from None
     if matrix.ndim != 2 or 0 in matrix.shape:
-        raise ValueError(f"{name} must be a non-empty (systems x documents) matrix")
+        raise JudgmentsError(f"{name} must be a non-empty (systems x documents) matrix")
     if shape is not None and matrix.shape != shape:
-        raise ValueError(f"{name} has shape {matrix.shape}, the human scores {shape}")
+        raise JudgmentsError(f"{name} has shape {matrix.shape}, the human scores {shape}")
+    infinite = np.argwhere(np.isinf(matrix))
+    if len(infinite):
+        i, j = infinite[0]
+        raise JudgmentsError(
+            f"{name} has the non-finite score {matrix[i, j]} at system (row) {i}, document "
+            f"(column) {j}: scores must be finite numbers (NaN marks a missing cell)"
+        )
     if np.isnan(matrix).all(axis=1).any():
-        raise ValueError(f"{name} has a system (row) without a single score")
+        raise JudgmentsError(f"{name} has a system (row) without a single score")
+    return matrix
+
+
+def _human_matrix(human: npt.ArrayLike, level: str) -> np.ndarray:
+    """The human scores as a matrix (:func:`_matrix`) with enough of them for ``level``: two
+    systems for the levels that correlate across systems, two cells for the global level."""
+    matrix = _matrix(human, "human")
+    if level != "global" and len(matrix) < 2:
+        raise JudgmentsError(
+            f"the {level} level correlates scores across systems, and the human scores have "
+            "1 system (row): give at least 2 systems, or correlate at the global level"
+        )
+    if level == "global" and np.count_nonzero(~np.isnan(matrix)) < 2:
+        raise JudgmentsError(
+            "the global level correlates scores across cells, and the human scores have 1: "
+            "give at least 2"
+        )
     return matrix

@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..data import load_bundled_json
+from ..errors import DataFileError, JudgmentsError, OptionError
 
 _REALSUMM = ("realsumm.json.gz", ("rouge_plus-realsumm", 1))
 
@@ -37,7 +38,7 @@ class Judgments(NamedTuple):
             return self
         keep = [i for i, g in enumerate(self.groups) if g == group]
         if not keep:
-            raise ValueError(f"no system of group {group!r}; groups: {sorted(set(self.groups))}")
+            raise OptionError(f"no system of group {group!r}; groups: {sorted(set(self.groups))}")
         return self._replace(
             systems=tuple(self.systems[i] for i in keep),
             groups=tuple(self.groups[i] for i in keep),
@@ -53,7 +54,7 @@ def realsumm() -> Judgments:
     REALSumm stored, from the file shipped in the package (no download)."""
     filename, expected = _REALSUMM
     document = load_bundled_json(
-        filename, expected, ValueError, "run scripts/build_realsumm.py to rebuild it"
+        filename, expected, DataFileError, "run scripts/build_realsumm.py to rebuild it"
     )
     return Judgments(
         systems=tuple(name for name, _ in document["systems"]),
@@ -86,7 +87,7 @@ def matrices(
             cols.setdefault(str(record[document]), len(cols)),
         )
         if key in cells:
-            raise ValueError(
+            raise JudgmentsError(
                 f"two records for system {record[system]!r}, document {record[document]!r}"
             )
         cells[key] = [float(record[name]) for name in values]  # type: ignore[arg-type]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import OptionError, OptionTypeError
+
 RESAMPLING = ("systems", "documents", "both")
 """What is resampled: the rows (systems), the columns (documents, nlpstats' "inputs"), or both."""
 
@@ -21,16 +23,16 @@ def resampling(name: str) -> str:
     """``name`` checked, with nlpstats' ``inputs`` accepted for ``documents``."""
     name = _ALIASES.get(name, name)
     if name not in RESAMPLING:
-        raise ValueError(f"unknown resampling {name!r}; expected one of {RESAMPLING}")
+        raise OptionError(f"unknown resampling {name!r}; expected one of {RESAMPLING}")
     return name
 
 
 def check_resamples(n_resamples: int) -> None:
     """A positive whole number of resamples."""
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise TypeError(f"n_resamples must be an integer, not {type(n_resamples).__name__}")
+        raise OptionTypeError(f"n_resamples must be an integer, not {type(n_resamples).__name__}")
     if n_resamples < 1:
-        raise ValueError(f"n_resamples must be at least 1, not {n_resamples}")
+        raise OptionError(f"n_resamples must be at least 1, not {n_resamples}")
 
 
 def _draw(

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..errors import InputError, OptionError
 from ..scoring.fmeasure import FMeasure, round5, rounded_prf
 
 _DRAND48_A = 0x5DEECE66D
@@ -125,11 +126,11 @@ def rouge155_bootstrap(
     )
     n_items = len(recall)
     if len(precision) != n_items:
-        raise ValueError("recall and precision must have one value per instance each")
+        raise InputError("recall and precision must have one value per instance each")
     if n_resamples < 1:
-        raise ValueError("n_resamples must be at least 1")
+        raise OptionError("n_resamples must be at least 1")
     if not 0 <= confidence <= 1:
-        raise ValueError("confidence is a fraction between 0 and 1 (0.95 for -c 95)")
+        raise OptionError("confidence is a fraction between 0 and 1 (0.95 for -c 95)")
     values = np.stack([recall, precision, f], axis=1)
     totals = np.zeros((3, n_resamples))
     for draws in _drand48_blocks(n_items, n_resamples):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from .._compiled import compiled
 from ..data import load_bundled_json
-from ..errors import OptionError, OptionTypeError, TaggerDataError
+from ..errors import InputError, OptionError, OptionTypeError, TaggerDataError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -316,7 +316,7 @@ def topic_filter(
     ``topic_pos`` may also be written as in ROUGE 2.0, ``"NN|JJ"``.
     """
     if len(tokens) != len(tags):
-        raise ValueError(f"{len(tokens)} tokens but {len(tags)} tags")
+        raise InputError(f"topic_filter: {len(tokens)} tokens but {len(tags)} tags")
     prefixes = tuple(topic_pos.split("|") if isinstance(topic_pos, str) else topic_pos)
     if not prefixes or not all(prefixes):
         raise OptionError(f"topic_pos must name one or more tag prefixes, got {topic_pos!r}")

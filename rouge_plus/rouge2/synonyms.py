@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ..data import load_bundled_json
-from ..errors import OptionTypeError, SynonymDataError
+from ..errors import OptionFileError, OptionTypeError, SynonymDataError
 from ..scoring.counting import SynonymMatcher
 from ..text.stopwords import builtin_english_stopwords
 
@@ -447,7 +447,7 @@ def _load_group_file(path: str | os.PathLike) -> GroupSynonyms:
     try:
         raw = _read_group_file(path)
     except FileNotFoundError as error:
-        raise FileNotFoundError(
+        raise OptionFileError(
             f"synonym file {os.fspath(path)!r} not found; named sources are "
             f"{', '.join(map(repr, _NAMED_SOURCES))}"
         ) from error

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from .._compiled import compiled
+from ..errors import OptionError
 from ..kernels.native import count_pairs
 from ..kernels.spec import int_list
 from ..text.encoding import Encoded, TextPipeline
@@ -195,7 +196,7 @@ def _count_topics(
     if not topic:
         return []
     if topic_words is None:
-        raise ValueError("topic measures need a topic_words function")
+        raise OptionError("topic measures need a topic_words function")
     topics = pipeline.encode_topics(texts, topic_words, keep_words=any(m.synonyms for m in topic))
     plain = [m for m in topic if not m.unique]
     unique = [m for m in topic if m.unique]

@@ -8,10 +8,10 @@ contiguous and in reference order. It returns precision, recall and F per row.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._compiled import compiled
+from ..errors import OptionError
 from .counting import PairCounts
 from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure
@@ -26,18 +26,7 @@ MULTI_REF_MODES = ("best", "pooled", "mean", "mean_prf", "best_recall", "jackkni
 # the extension, or with ROUGE_PLUS_PURE_PYTHON=1.
 _compiled = compiled("scoring._scores")
 per_row_scores = _compiled and _compiled.per_row_scores
-
-
-def reduces_compiled(mode: str, measures: Sequence[Measure], round5_values: bool) -> bool:
-    """Whether :func:`reduce_references` reduces with the compiled ``per_row_scores``: mode
-    ``"best"`` of measures whose precision and recall are ``hit / base`` (not ROUGE-W),
-    unrounded, with the extension built."""
-    return (
-        per_row_scores is not None
-        and mode == "best"
-        and not round5_values
-        and not any(measure.is_weighted for measure in measures)
-    )
+COMPILED_REDUCTION = per_row_scores is not None
 
 
 def reduce_references(
@@ -47,6 +36,7 @@ def reduce_references(
     n_rows: int,
     fmeasure: FMeasure,
     round5_values: bool = False,
+    compiled: bool = False,
 ) -> list[ScoreTable]:
     """For each measure of ``counts``, the per-row ``(precision, recall, f)`` table;
     ``pair_rows`` (int64) is the row of each pair.
@@ -54,11 +44,11 @@ def reduce_references(
     ``round5_values`` gives every value as ROUGE-1.5.5 prints it: precision and recall rounded to
     5 decimals (as Perl's ``%7.5f``), and F computed from the rounded values, then rounded.
 
-    Mode ``"best"`` of measures whose precision and recall are ``hit / base``, unrounded, is
-    reduced by the compiled ``per_row_scores`` when it is built (without NumPy, to the same
-    floats); everything else by NumPy.
+    ``compiled`` reduces with the compiled ``per_row_scores`` (without NumPy, to the same
+    floats), which computes precision and recall as ``hit / base``: the plan's
+    :class:`~rouge_plus.plan.CompiledWork` says when it may; everything else is reduced by NumPy.
     """
-    if reduces_compiled(mode, counts.measures, round5_values):
+    if compiled:
         form = fmeasure.compiled_form
         tables = per_row_scores(counts.buffer, len(counts.measures), pair_rows, n_rows, *form)
         return list(map(ScoreTable, tables))
@@ -127,7 +117,7 @@ def _reduce(
         return np.stack([means[:, 0], means[:, 1], fmeasure(means[:, 0], means[:, 1])], axis=1)
     if mode == "jackknife":
         return _jackknife(per_pair, owner, n_rows)
-    raise ValueError(
+    raise OptionError(
         f"multi_ref: unknown mode {mode!r}; valid modes are: {', '.join(MULTI_REF_MODES)}"
     )
 

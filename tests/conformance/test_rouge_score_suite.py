@@ -77,8 +77,9 @@ def _skip(skips: dict[str, tuple[str, ...]], reason: str) -> None:
 if not suite.has_testdata():
     _skip(
         DATA_TESTS,
-        "reads rouge_score's testdata/, which its sdist does not ship; copy it to "
-        f"{suite.TESTDATA.relative_to(suite.REPO)} to run this test",
+        "reads rouge_score's testdata/, which its sdist does not ship and no package registry "
+        "has: it is the rouge/testdata folder of the google-research/google-research "
+        f"repository; copy it to {suite.TESTDATA.relative_to(suite.REPO)} to run this test",
     )
 
 

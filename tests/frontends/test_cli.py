@@ -280,6 +280,11 @@ def test_demo_sample_shows_several_references_and_unicode():
         (["--demo", "--beta", "1", "--alpha", "0.5"], 2, "give one of them, not both"),
         (["--predictions", "missing.txt"], 2, "--predictions needs at least one --references"),
         (["--jsonl", "missing.jsonl"], 1, "missing.jsonl: No such file or directory"),
+        (["scor", "--demo"], 2, "unknown subcommand 'scor'; did you mean 'score'?"),
+        (["corelate"], 2, "unknown subcommand 'corelate'; did you mean 'correlate'?"),
+        (["xyz"], 2, "unknown subcommand 'xyz'; subcommands: score, compare, correlate, run"),
+        (["run"], 2, "give a command, e.g. rouge-plus run -- python x.py"),
+        (["run", "--", "no-such-command-x"], 127, "no such command (or not executable)"),
     ],
 )
 def test_bad_usage_and_input_give_one_line(argv, code, message, tmp_path):

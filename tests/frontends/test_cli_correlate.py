@@ -112,4 +112,92 @@ def test_a_bad_human_score_is_an_error(tmp_path, capsys):
         encoding="utf-8",
     )
     status, _, err = run(["--input", str(path)], capsys)
-    assert status == 2 and "not a number" in err
+    assert status == 1
+    assert err == f"rouge-plus: error: {path}:1: 'human' is 'good', not a number\n"
+
+
+def _write_rows(path, rows: list[dict]) -> str:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def _judged_rows(systems: int = 3, documents: int = 3) -> list[dict]:
+    return [
+        {"system": f"s{i}", "document": f"d{j}", "human": float((i + 1) * j % 3), "m": i + j}
+        for i in range(systems)
+        for j in range(documents)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rows", "argv", "message"),
+    [
+        (None, [], "{path}: No such file or directory"),
+        (
+            [{"model": "a", "document": "d", "human": 1.0}],
+            [],
+            "{path}:1: no column 'system' (columns: model, document, human)",
+        ),
+        (
+            _judged_rows(),
+            ["--human-column", "score"],
+            "{path}:1: no column 'score' (columns: system, document, human, m)",
+        ),
+        (
+            _judged_rows(),
+            ["--metric-columns", "m", "bleu"],
+            "{path}:1: no column 'bleu' (columns: system, document, human, m)",
+        ),
+        (
+            _judged_rows(1),
+            ["--metric-columns", "m", "--level", "system"],
+            "the system level correlates scores across systems, and the human scores have "
+            "1 system (row): give at least 2 systems, or correlate at the global level",
+        ),
+        (
+            _judged_rows(1),
+            ["--metric-columns", "m", "--level", "summary"],
+            "the summary level correlates scores across systems",
+        ),
+        (
+            [*_judged_rows(2), {"system": "s9", "document": "d0", "human": "inf", "m": 1}],
+            ["--metric-columns", "m"],
+            "{path}:7: 'human' is 'inf', not a finite number",
+        ),
+        (
+            [*_judged_rows(2), _judged_rows(2)[0]],
+            ["--metric-columns", "m"],
+            "two records for system 's0', document 'd0'",
+        ),
+        (
+            [{"system": None, "document": "d", "human": 1.0}],
+            [],
+            "{path}:1: 'system' is null, not the name of a system or document",
+        ),
+    ],
+)
+def test_input_errors_are_one_line_naming_the_problem(tmp_path, capsys, rows, argv, message):
+    """The same prefix as every subcommand's errors, exit status 1, no traceback."""
+    path = tmp_path / "judged.jsonl"
+    if rows is not None:
+        _write_rows(path, rows)
+    status, out, err = run(["--input", str(path), *argv], capsys)
+    assert (status, out) == (1, "")
+    assert err.startswith(f"rouge-plus: error: {message.format(path=path)}"), err
+    assert err.count("\n") == 1, err
+
+
+def test_one_system_at_the_global_level_is_a_correlation(tmp_path, capsys):
+    path = _write_rows(tmp_path / "one.jsonl", _judged_rows(1, 4))
+    argv = ["--input", path, "--metric-columns", "m", "--level", "global", "--format", "json"]
+    status, out, _ = run([*argv, "--resample", "none", "--method", "pearson"], capsys)
+    assert status == 0
+    (row,) = json.loads(out)["correlations"]
+    human, metric = [0.0, 1.0, 2.0, 0.0], [0.0, 1.0, 2.0, 3.0]  # the rows of system s0
+    assert row["metric"] == "m" and row["value"] == pytest.approx(np.corrcoef(human, metric)[0, 1])
+
+
+def test_a_bad_flag_is_a_usage_error_before_the_file_is_read(tmp_path):
+    with pytest.raises(SystemExit) as exited:
+        main(["correlate", "--input", str(tmp_path / "absent.jsonl"), "--rouge-types", "rouge0"])
+    assert exited.value.code == 2

@@ -123,10 +123,13 @@ def test_install_is_opt_in_and_uninstall_turns_it_off():
 def test_cli_subcommand_protocol(tmp_path):
     parser = argparse.ArgumentParser()
     cli_run.add_arguments(parser)
+    parser.set_defaults(parser=parser)  # as rouge-plus's main parser sets it
     marker = tmp_path / "out.txt"
     code = f"import rouge_score; open({str(marker)!r}, 'w').write(rouge_score.__name__)"
     args = parser.parse_args(["--", sys.executable, "-c", code])
     assert cli_run.run(args) == 0
     assert marker.read_text() == "rouge_plus.compat.rouge_score"
-    assert cli_run.run(parser.parse_args([])) == 2
+    with pytest.raises(SystemExit) as exited:  # no command: a usage error
+        cli_run.run(parser.parse_args([]))
+    assert exited.value.code == 2
     assert isinstance(cli_run.HELP, str) and "\n" not in cli_run.HELP

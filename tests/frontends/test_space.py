@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import rouge_plus
+from rouge_plus.plan import signature_of
 from rouge_plus.readers import InputError, column_names, corpus_from_records, sample_text
 from rouge_plus.scorer import score_examples
 from rouge_plus.scoring.measures import parse_rouge_type
@@ -64,7 +65,7 @@ def test_advanced_options_become_score_keywords() -> None:
     assert chosen["remove_stopwords"] is True
     assert chosen["topic_pos"] == "NN|VB"
     assert options()["remove_stopwords"] is None
-    signature = scoring.score_options(chosen).signature()
+    signature = signature_of(scoring.score_options(chosen))
     assert "profile:rouge155" in signature and "stop:english" in signature
 
 
@@ -156,9 +157,9 @@ def test_scores_table_shows_formatted_scores() -> None:
 
 def test_highlighting_escapes_html() -> None:
     text = "<b>cat</b> & dog"
-    spans = scoring.explain_references(
-        text, ["cat dog"], scoring.scoring_plan(options()), 1
-    )[0].explanation.prediction
+    spans = scoring.explain_references(text, ["cat dog"], scoring.scoring_plan(options()), 1)[
+        0
+    ].explanation.prediction
     rendered = render.highlight_html(text, spans)
     assert rendered.startswith("&lt;")
     assert "<mark class='rp-both' title='n-gram and LCS'>cat</mark>" in rendered
@@ -275,7 +276,6 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
     assert summary["rouge1_mean"] == mean["rouge1_fmeasure"]
     table = render.summary_table_html(summary, chosen["rouge_types"], 0.9)
     assert "90% CI of F (bootstrap)" in table and f"{summary['rougeL_low']:.4f}" in table
-
 
     lines = files.write_scores_csv(examples, tmp_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",") == [

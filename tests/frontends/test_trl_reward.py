@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from support.time_limit import time_limit
 
+from rouge_plus.errors import InputError, InputTypeError, OptionError
 from rouge_plus.integrations.trl import RougeReward, completion_text
 
 WORDS = ["[PAD]", "[UNK]", "</s>", "the", "a", "cat", "dog", "sat", "ran", "on", "mat", "in"]
@@ -37,12 +38,28 @@ def test_reward_matches_rouge_score_per_completion():
 
 
 def test_reward_errors():
-    with pytest.raises(KeyError, match="reference_column"):
+    with pytest.raises(InputError, match="reference_column"):
         RougeReward()(["a"], summary=["a"])
-    with pytest.raises(ValueError, match="statistic"):
+    with pytest.raises(OptionError, match="statistic"):
         RougeReward(statistic="x")
-    with pytest.raises(TypeError, match="chat messages"):
+    with pytest.raises(InputTypeError, match="chat messages"):
         RougeReward()([3], reference=["a"])
+    with pytest.raises(InputTypeError, match="content must be a string, a list of parts or None"):
+        RougeReward()([[{"role": "assistant", "content": 3}]], reference=["a"])
+
+
+def test_a_message_without_text_is_an_empty_completion_scoring_zero():
+    """A tool call ends the completion with ``content: None`` (or no content at all)."""
+    tool_call = {"role": "assistant", "content": None, "tool_calls": [{"type": "function"}]}
+    completions = [
+        [{"role": "user", "content": "the cat"}, tool_call],
+        [{"role": "assistant"}],
+        [{"role": "assistant", "content": [{"type": "text", "text": None}]}],
+        [{"role": "assistant", "content": "the cat sat"}],
+    ]
+    assert [completion_text(c) for c in completions] == ["", "", "", "the cat sat"]
+    rewards = RougeReward("rouge1")(completions, reference=["the cat sat"] * 4)
+    assert rewards == [0.0, 0.0, 0.0, 1.0]
 
 
 def _tiny_causal_lm(directory):

@@ -32,7 +32,8 @@ STAGES = {
     "meta": 4,  # correlations with human judgments, on NumPy
     "inputs": 5,  # predictions and references, validated
     "parallel": 5,  # chunks on threads
-    "options": 6,  # every option, validated; the signature
+    "options": 6,  # every option, validated
+    "signature": 7,  # every setting that changes a score, as resolved by the plan
     "results": 7,  # per-example scores and their aggregates
     "plan": 8,  # options resolved into what scores
     "scorer": 9,  # the facade
@@ -187,11 +188,11 @@ def private_imports(repo: Path) -> list[str]:
     return sorted(found)
 
 
-def test_at_most_fourteen_modules_at_the_top():
+def test_at_most_fifteen_modules_at_the_top():
     """The top level holds the core API's stages and the package's faces; anything else belongs
     in a stage's folder."""
     modules = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert len(modules) <= 14, modules
+    assert len(modules) <= 15, modules
 
 
 # A declaration at the top of a C file: an ``extern`` object, or a function's return type, name,
@@ -366,3 +367,38 @@ def test_space_api_exposes_every_option_but_the_documented_few():
     guide = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     for name in api.OMITTED_OPTIONS:
         assert f"`{name}`" in guide
+
+
+def test_under_ci_a_skip_fails_but_for_the_listed_ones(tmp_path):
+    """An oracle that is missing under CI fails the run (tests/support/ci_skips.py)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_skips.py").write_text(
+        "import pytest\n"
+        "def test_oracle():\n    pytest.skip('rouge_score is not installed')\n"
+        "@pytest.mark.skipif(True, reason='the C extension is not built')\n"
+        "def test_marked():\n    pass\n"
+        'def test_listed():\n    pytest.skip("evaluate\'s rouge script is absent")\n'
+    )
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "support.ci_skips",
+        "-p",
+        "no:cacheprovider",
+    ]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "tests")}
+    for ci, expected in [("true", "1 failed, 1 skipped, 1 error"), ("", "3 skipped")]:
+        done = subprocess.run(
+            [*command, str(tmp_path)],
+            cwd=tmp_path,
+            env={**env, "CI": ci},
+            capture_output=True,
+            text=True,
+        )
+        assert expected in done.stdout.splitlines()[-1], done.stdout

@@ -10,6 +10,7 @@ they time nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -19,15 +20,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.backends import both_ways
 
 import rouge_plus.plan
 import rouge_plus.scorer
 from rouge_plus import RougeScorer
 from rouge_plus._compiled import compiled
-from rouge_plus.kernels import native
-from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
-from rouge_plus.scoring import multiref, tables
-from rouge_plus.text import encoding
 
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "nltk", "regex")
@@ -99,27 +97,9 @@ def test_stemming_never_imports_nltk():
     assert "nltk" not in {name.split(".")[0] for name in modules}
 
 
-def _without_compiled(patch: pytest.MonkeyPatch, parts: tuple[str, ...]) -> None:
-    """Swap the compiled code of ``parts`` for what runs without it: the NumPy reduction of
-    references and stem-id remap, the plain column means, the Python twins of the kernels and
-    vocabulary. One pair per call takes the direct path of compiled code only: not here."""
-    patch.setattr(rouge_plus.plan.ScoringPlan, "score_pair", lambda *args: None)
-    if "reduction" in parts:
-        patch.setattr(multiref, "per_row_scores", None)
-        patch.setattr(tables, "_column_means", None)
-    if "stems" in parts:
-        patch.setattr(encoding, "_compiled", None)
-    if "kernels" in parts:
-        patch.setattr(native, "count_pairs_packed", count_pairs_python)
-        patch.setattr(encoding, "Vocabulary", PythonVocabulary)
-
-
-def _both_ways(scorer: RougeScorer, predictions, references, parts: tuple[str, ...]):
+def _both_ways(make_scorer, predictions, references, parts: tuple[str, ...]):
     """The scores of the compiled code and of the code that runs without ``parts`` of it."""
-    compiled_way = scorer.score_examples(predictions, references)
-    with pytest.MonkeyPatch.context() as patch:
-        _without_compiled(patch, parts)
-        other_way = scorer.score_examples(predictions, references)
+    compiled_way, other_way = both_ways(make_scorer, predictions, references, parts)
     # Tables as the compiled reduction writes them, and as NumPy does (one chunk: not joined).
     assert all(type(t.buffer) is bytearray for t in compiled_way._tables.values())
     if "reduction" in parts and len(predictions) <= rouge_plus.plan.CHUNK_ROWS:
@@ -157,9 +137,12 @@ def test_compiled_reduction_and_stems_equal_numpy_on_the_bench(bench_rows, optio
     predictions = [row["prediction"] for row in bench_rows]
     single = [row["references"][0] for row in bench_rows]
     several = [[ref, bench_rows[i - 1]["prediction"]] for i, ref in enumerate(single)]
-    scorer = RougeScorer(TYPES, **options)
+
+    def make_scorer():
+        return RougeScorer(TYPES, **options)
+
     for references in (single, several):
-        _assert_identical(*_both_ways(scorer, predictions, references, ("reduction", "stems")))
+        _assert_identical(*_both_ways(make_scorer, predictions, references, ("reduction", "stems")))
 
 
 words = st.sampled_from(["cat", "cats", "sat", "the", "a", "mat", "é", "Ünïcode", "日本"])
@@ -177,31 +160,9 @@ texts = st.lists(st.lists(words, max_size=12).map(" ".join), min_size=1, max_siz
 def test_compiled_code_equals_numpy_and_python_twins_on_generated_texts(rows, options, parts):
     predictions = [prediction for prediction, _ in rows]
     references = [refs for _, refs in rows]
-    scorer = RougeScorer(TYPES, **options)
-    _assert_identical(*_both_ways(scorer, predictions, references, parts))
-
-
-@built
-@pytest.mark.filterwarnings("ignore:.*produced no tokens")
-@pytest.mark.parametrize(
-    "types",
-    [["rouge1+synonyms", "rougeTopic", "rougeTopicUniq", "rouge2"], ["rougeL", "rougeW-1.2"]],
-    ids=["synonyms-and-topics", "with-rouge-w"],
-)
-def test_compiled_reduction_of_every_kind_equals_numpy(bench_rows, types):
-    """The compiled "best" reduction takes every hit / base measure (ROUGE-W, whose ratios are
-    weighted back, sends the call to NumPy)."""
-    predictions = [row["prediction"] for row in bench_rows[:150]]
-    references = [[row["references"][0], row["prediction"][:200]] for row in bench_rows[:150]]
-    scorer = RougeScorer(types)
-    compiled_way = scorer.score_examples(predictions, references)
-    with pytest.MonkeyPatch.context() as patch:
-        _without_compiled(patch, ("reduction",))
-        numpy_way = scorer.score_examples(predictions, references)
-    _assert_identical(compiled_way, numpy_way)
-    by_numpy = any(measure.is_weighted for measure in scorer.options.rouge_types)
-    kinds = {type(table.buffer) for table in compiled_way._tables.values()}
-    assert kinds == ({np.ndarray} if by_numpy else {bytearray})
+    _assert_identical(
+        *_both_ways(lambda: RougeScorer(TYPES, **options), predictions, references, parts)
+    )
 
 
 @built
@@ -211,8 +172,12 @@ def test_chunks_and_threads_join_tables(bench_rows, monkeypatch):
     monkeypatch.setattr(rouge_plus.plan, "CHUNK_ROWS", 64)
     whole = RougeScorer(TYPES).score_examples(predictions, references)
     for num_proc in (1, 2):
-        scorer = RougeScorer(TYPES, num_proc=num_proc)
-        compiled_way, numpy_way = _both_ways(scorer, predictions, references, ("reduction",))
+        compiled_way, numpy_way = _both_ways(
+            functools.partial(RougeScorer, TYPES, num_proc=num_proc),
+            predictions,
+            references,
+            ("reduction",),
+        )
         _assert_identical(compiled_way, numpy_way)
         _assert_identical(compiled_way, whole)
     chunked = rouge_plus.scorer.score_examples(

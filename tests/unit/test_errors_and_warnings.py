@@ -3,6 +3,8 @@ through ``logging``; a failed call leaves nothing behind."""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import logging
 import os
 import re
@@ -301,10 +303,12 @@ def test_topic_types_need_str_tokens_and_say_so():
         (errors.OptionFileError, (ValueError, FileNotFoundError)),
         (errors.InputError, (ValueError,)),
         (errors.InputTypeError, (ValueError, TypeError)),
+        (errors.JudgmentsError, (errors.InputError, ValueError)),
         (errors.DataFileError, (ValueError,)),
         (errors.SynonymDataError, (errors.DataFileError,)),
         (errors.TaggerDataError, (errors.DataFileError,)),
         (errors.MissingExtraError, (ModuleNotFoundError, ImportError)),
+        (errors.CompiledBuildError, (ImportError,)),
         (errors.LimitError, (errors.InputError,)),
         (errors.ClientGone, ()),
     ],
@@ -443,3 +447,83 @@ def test_a_stopword_file_that_is_not_utf8_is_named(tmp_path) -> None:
     path.write_bytes(b"the\nit\x94s\n")
     with pytest.raises(errors.OptionError, match=r"stopwords-rouge-default\.txt.*not UTF-8.*0x94"):
         RougeScorer(remove_stopwords=str(path))
+
+
+# --- every error the package raises is one of errors.py's ---------------------------------------
+
+PACKAGE = REPO / "rouge_plus"
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+# What may still raise a built-in exception, and why: code not written (an abstract method, a
+# kernel without its Python twin) is a bug, not a problem with what the user gave; a module's
+# or an object's __getattr__ must raise AttributeError for hasattr() and getattr() to work.
+ALLOWED = {"NotImplementedError": None, "AttributeError": "__getattr__"}
+# Raises in files being redesigned elsewhere, to become errors.py's there: (file, function,
+# exception). An entry that is no longer found fails the test, so that it is removed here.
+LEFT_TO_THE_REDESIGN = {
+    ("space/explain.py", "_explain", "ValueError"),
+}
+
+
+def builtin_raises(source: str) -> list[tuple[str, str, int]]:
+    """(function, exception, line) of each ``raise`` of a built-in exception class in
+    ``source`` that :data:`ALLOWED` does not allow."""
+    found = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Raise) and child.exc is not None:
+                raised = child.exc.func if isinstance(child.exc, ast.Call) else child.exc
+                name = getattr(raised, "id", None)
+                if name in BUILTIN_EXCEPTIONS and ALLOWED.get(name, "") not in (None, function):
+                    found.append((function, name, child.lineno))
+            visit(child, function)
+
+    visit(ast.parse(source), "<module>")
+    return found
+
+
+def test_the_package_raises_only_its_own_errors():
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative != "errors.py":
+            for function, name, line in builtin_raises(path.read_text(encoding="utf-8")):
+                found[relative, function, name] = line
+    unexpected = [
+        f"{file}:{line} ({function}) raises {name}"
+        for (file, function, name), line in found.items()
+        if (file, function, name) not in LEFT_TO_THE_REDESIGN
+    ]
+    assert not unexpected, "raise errors.py's classes instead: " + "; ".join(unexpected)
+    assert not LEFT_TO_THE_REDESIGN - found.keys(), "fixed: remove from LEFT_TO_THE_REDESIGN"
+
+
+def test_the_raise_check_sees_a_builtin_and_allows_what_it_says():
+    source = """
+class A:
+    def f(self):
+        raise ValueError("x")
+
+    def __getattr__(self, name):
+        raise AttributeError(name)
+
+    def g(self):
+        raise NotImplementedError
+
+def h():
+    raise KeyError
+    raise AttributeError("y")
+    raise errors.OptionError("z")
+raise RuntimeError
+"""
+    assert builtin_raises(source) == [
+        ("f", "ValueError", 4), ("h", "KeyError", 13), ("h", "AttributeError", 14),
+        ("<module>", "RuntimeError", 16),
+    ]  # fmt: skip

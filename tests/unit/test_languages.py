@@ -11,7 +11,7 @@ import pytest
 
 from rouge_plus import RougeScorer, score
 from rouge_plus.options import ScoreOptions
-from rouge_plus.plan import text_pipeline
+from rouge_plus.plan import resolve_language, signature_of, text_pipeline
 from rouge_plus.text import segmenters
 from rouge_plus.text.languages import LANGUAGES, non_english_evidence
 
@@ -208,8 +208,8 @@ def test_english_keeps_rouge_scores_porter() -> None:
 
 def test_no_language_is_exactly_todays_behaviour() -> None:
     options = ScoreOptions.from_kwargs(use_stemmer=True, split_sentences="rules")
-    assert "lang:" not in options.signature()
-    assert "stem:porter" in options.signature()
+    assert "lang:" not in signature_of(options)
+    assert "stem:porter" in signature_of(options)
     p = text_pipeline(options)
     assert p.tokenizer("東京タワー U21") == ["東", "京", "タ", "ワ", "ー", "u21"]
     assert p.split_sentences("မြန်မာ။နိုင်ငံ") == ["မြန်မာ။နိုင်ငံ"]
@@ -277,9 +277,9 @@ def test_english_text_does_not_warn() -> None:
 
 def test_every_language_resolves() -> None:
     for code, language in LANGUAGES.items():
-        options = ScoreOptions.from_kwargs(language=code, use_stemmer=True)
-        assert options.segmenter == language.segmenter
-        assert (options.stemmer_name is None) == (language.stemmer is None)
+        choice = resolve_language(ScoreOptions.from_kwargs(language=code, use_stemmer=True))
+        assert choice.segmenter == language.segmenter
+        assert (choice.stemmer is None) == (language.stemmer is None)
 
 
 def test_one_pair_per_call_checks_the_language_of_its_first_pair() -> None:

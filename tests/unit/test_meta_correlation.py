@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from rouge_plus.errors import JudgmentsError, OptionError
 from rouge_plus.meta import bootstrap_samples, coefficients, compare_correlations, correlate
 from rouge_plus.meta.coefficients import METHODS, coefficient, column_coefficients
 
@@ -334,12 +335,12 @@ def test_the_same_numbers_in_every_process():
     ],
 )
 def test_bad_settings_are_refused(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(OptionError, match=message):
         correlate(np.ones((3, 2)), np.ones((3, 2)), **kwargs)
 
 
 def test_bad_matrices_are_refused():
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(JudgmentsError, match="shape"):
         correlate(np.ones((3, 2)), np.ones((2, 3)))
-    with pytest.raises(ValueError, match="without a single score"):
+    with pytest.raises(JudgmentsError, match="without a single score"):
         correlate([[1.0, np.nan], [np.nan, np.nan]], [[1.0, 2.0], [3.0, 4.0]])

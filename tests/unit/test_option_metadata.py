@@ -22,6 +22,7 @@ from rouge_plus.options import (
     ScoreOptions,
     option_keywords,
 )
+from rouge_plus.plan import signature_of
 
 REPO = Path(__file__).resolve().parents[2]
 OPTIONS = option_keywords()
@@ -54,9 +55,9 @@ def test_groups_say_what_an_option_changes():
         "use_aggregator", "aggregation", "confidence_level", "n_resamples", "seed",
         "return_precision_recall",
     }  # fmt: skip
-    plain = ScoreOptions.from_kwargs().signature()
-    assert ScoreOptions.from_kwargs(num_proc=2, seed=3, n_resamples=7).signature() == plain
-    assert ScoreOptions.from_kwargs(beta=2.0).signature() != plain
+    plain = signature_of(ScoreOptions.from_kwargs())
+    assert signature_of(ScoreOptions.from_kwargs(num_proc=2, seed=3, n_resamples=7)) == plain
+    assert signature_of(ScoreOptions.from_kwargs(beta=2.0)) != plain
 
 
 @pytest.mark.parametrize("command", ["score", "compare"])
@@ -133,3 +134,29 @@ def test_documented_option_table_agrees_with_the_metadata():
         for name in names:
             assert OPTIONS[name].default in default, (name, default)
 
+
+def test_the_literal_types_of_the_options_name_exactly_their_values():
+    """The Literal aliases that type checkers read (declared under TYPE_CHECKING, so that no
+    scoring call imports typing) equal the values the options accept at run time."""
+    import ast
+    import inspect
+
+    import rouge_plus.options
+    from rouge_plus.corpus.aggregation import AGGREGATIONS
+    from rouge_plus.options import PROFILES
+    from rouge_plus.scoring.multiref import MULTI_REF_MODES
+    from rouge_plus.text.tokenizers import available_tokenizers
+
+    literals = {
+        node.targets[0].id: [element.value for element in node.value.slice.elts]
+        for node in ast.walk(ast.parse(inspect.getsource(rouge_plus.options)))
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Subscript)
+        and getattr(node.value.value, "id", None) == "Literal"
+    }
+    assert literals == {
+        "MultiRef": list(MULTI_REF_MODES),
+        "Aggregation": list(AGGREGATIONS),
+        "Profile": list(PROFILES),
+        "TokenizerName": available_tokenizers(),
+    }

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.backends import without_compiled
 
 import rouge_plus.plan
 import rouge_plus.scorer
@@ -270,19 +271,12 @@ def test_pure_python_kernels_in_process_equal_compiled(batch, opts):
     """The same switch ROUGE_PLUS_PURE_PYTHON=1 makes at import time, applied in-process so that
     hypothesis can search it (the subprocess test below covers the real switch)."""
     from rouge_plus.kernels import native
-    from rouge_plus.kernels.python import PythonVocabulary, count_pairs_python
-    from rouge_plus.text import encoding
 
     if not native.NATIVE:
         pytest.skip("the C extension is not built: both paths are the Python one")
     predictions, references = _split(batch)
     compiled = _scores(predictions, references, **opts)
-    with (
-        mock.patch.object(encoding, "Vocabulary", PythonVocabulary),
-        mock.patch.object(native, "count_pairs_packed", count_pairs_python),
-        # One pair per call has a direct path of compiled code only.
-        mock.patch.object(rouge_plus.plan.ScoringPlan, "score_pair", lambda *args: None),
-    ):
+    with without_compiled():
         pure = _scores(predictions, references, **opts)
     _assert_same(pure, compiled, "pure Python vs compiled")
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from rouge_plus import correlate, realsumm, score
+from rouge_plus.errors import JudgmentsError
 from rouge_plus.meta import matrices
 
 stats = pytest.importorskip("scipy.stats")
@@ -69,7 +70,7 @@ def test_records_become_matrices():
     systems, documents, found = matrices(rows, ["x"])
     assert (systems, documents) == (["a", "b"], ["1", "2"])
     np.testing.assert_array_equal(found["x"], [[0.5, 1.0], [np.nan, 0.25]])
-    with pytest.raises(ValueError, match="two records"):
+    with pytest.raises(JudgmentsError, match="two records"):
         matrices(rows + rows[:1], ["x"])
 
 

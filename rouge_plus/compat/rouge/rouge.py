@@ -32,9 +32,9 @@ rouge_plus's bit-parallel LCS, and defines what rouge 1.0.1 fails on:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 
+from ...errors import InputError, OptionError
 from .rouge_score import Sentences, rouge_l_summary_level, rouge_n
 
 
@@ -100,7 +100,7 @@ class Rouge:
         if isinstance(hyps, str):
             hyps, refs = [hyps], [refs]
         if len(hyps) != len(refs):
-            raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} references")
+            raise InputError(f"{len(hyps)} hypotheses but {len(refs)} references")
         pairs = list(zip(hyps, refs, strict=True))
         if ignore_empty:
             pairs = [(h, r) for h, r in pairs if len(h) > 0 and len(r) > 0]
@@ -126,14 +126,14 @@ def _checked(names: Sequence[str] | None, known: Sequence[str], kind: str, defau
     names = [name.lower() for name in names]
     for name in names:
         if name not in known:
-            raise ValueError(f"Unknown {kind} '{name}'")
+            raise OptionError(f"Unknown {kind} '{name}'")
     return names
 
 
 def _average(rows: list[dict]) -> dict:
     """rouge's mean: each value summed from 0 in the pairs' order, then divided by their number."""
     if not rows:
-        raise ValueError("get_scores(avg=True): no pair to average")
+        raise InputError("get_scores(avg=True): no pair to average")
     totals = {key: dict.fromkeys(values, 0) for key, values in rows[0].items()}
     for row in rows:
         for key, values in row.items():
@@ -155,11 +155,9 @@ class FilesRouge:
         """The scores of the files' lines (see ``Rouge.get_scores``)."""
         texts = []
         for path in (hyp_path, ref_path):
-            if not os.path.isfile(path):
-                raise FileNotFoundError(path)
             with open(path, encoding="utf-8") as handle:
                 texts.append([line[:-1] for line in handle])
         hyps, refs = texts
         if len(hyps) != len(refs):
-            raise ValueError(f"{hyp_path} has {len(hyps)} lines but {ref_path} {len(refs)}")
+            raise InputError(f"{hyp_path} has {len(hyps)} lines but {ref_path} {len(refs)}")
         return self.rouge.get_scores(hyps, refs, avg=avg, ignore_empty=ignore_empty)

@@ -18,6 +18,7 @@ from collections.abc import Hashable, Iterable, Sequence
 
 from rouge_plus import RougeScorer as _CoreScorer
 
+from ...errors import InputError, InputTypeError, OptionError
 from . import scoring, tokenizers
 from ._internals import *  # noqa: F403 - rouge_score's private helpers, which code calls
 from ._text import ensure_str
@@ -46,9 +47,9 @@ def _core_type(rouge_type: object) -> str:
     if _NGRAM_TYPE.match(name):
         n = int(name[5:])
         if n <= 0:
-            raise ValueError(f"rougen requires positive n: {rouge_type}")
+            raise OptionError(f"rougen requires positive n: {rouge_type}")
         return f"rouge{n}"
-    raise ValueError(f"Invalid rouge type: {rouge_type}")
+    raise OptionError(f"Invalid rouge type: {rouge_type}")
 
 
 def _default_text(value: object) -> str:
@@ -62,7 +63,7 @@ def _default_text(value: object) -> str:
     elif isinstance(value, str):
         text = value
     else:
-        raise TypeError(f"a text must be a str or bytes, got {type(value).__name__}")
+        raise InputTypeError(f"a text must be a str or bytes, got {type(value).__name__}")
     return text if _HAS_TOKEN.search(text) else ""
 
 
@@ -201,7 +202,7 @@ class RougeScorer(scoring.BaseScorer):
         on a tie)."""
         refs = [self._text(t) for t in targets]
         if not refs and self._core()[0] is not None:
-            raise ValueError("score_multi needs at least one target")
+            raise InputError("score_multi needs at least one target")
         return self._score_rows([self._text(prediction)], [refs])[0]
 
     def score_batch(
@@ -217,7 +218,7 @@ class RougeScorer(scoring.BaseScorer):
             for t in targets
         ]
         if len(refs) != len(preds):
-            raise ValueError(
+            raise InputError(
                 f"targets and predictions differ in length: {len(refs)} targets, "
                 f"{len(preds)} predictions"
             )

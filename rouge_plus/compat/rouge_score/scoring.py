@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from ...errors import OptionError
+
 # Resampled scores gathered per draw at most (float64s): 16 MiB.
 _BLOCK = 1 << 21
 
@@ -52,9 +54,9 @@ class BootstrapAggregator:
         self, confidence_interval: float = 0.95, n_samples: int = 1000, seed: int | None = None
     ):
         if confidence_interval < 0 or confidence_interval > 1:
-            raise ValueError("confidence_interval must be in range [0, 1]")
+            raise OptionError("confidence_interval must be in range [0, 1]")
         if n_samples <= 0:
-            raise ValueError("n_samples must be positive")
+            raise OptionError("n_samples must be positive")
         self._n_samples = n_samples
         self._confidence_interval = confidence_interval
         self._seed = seed
