@@ -165,7 +165,7 @@ def normalize_inputs(predictions: object, references: object, first_row: int = 0
     ``references`` may hold one text per row or a list of texts per row (the two may be mixed).
     Messages number the rows from ``first_row`` (the place of these rows in a longer input).
     """
-    preds = normalize_texts(predictions, "predictions", first_row)
+    preds = _texts(_as_list(predictions, "predictions"), "predictions", first_row)
     refs = _as_list(references, "references")
     if len(preds) != len(refs):
         raise InputError(
