@@ -1,6 +1,6 @@
 """Throughput of rouge_plus against the ROUGE implementations people use, in one run.
 
-    python benchmarks/bench.py                      # corpus mode on ../shared/bench when present
+    python benchmarks/bench.py                      # corpus mode on ../shared/bench (or tests/data)
     python benchmarks/bench.py --data pairs.jsonl   # any JSONL with "prediction" and "references"
     python benchmarks/bench.py --replicate 10       # the corpus repeated 10 times
     python benchmarks/bench.py --mode long          # single long pairs (1,000 to 20,000 tokens)
@@ -12,6 +12,7 @@
     python benchmarks/bench.py --mode dedupe        # Self-Instruct's dedup rule on 20,000 texts
     python benchmarks/bench.py --mode dedupe --dedupe-sizes 10000 100000 1000000  # growth
     python benchmarks/bench.py --mode cold          # whole processes: start, import, score once
+    python benchmarks/bench.py --mode cold --cold-pairs 100 --installed  # the installed copy
     python benchmarks/bench.py --mode per-call      # one pair per score() call, as harnesses do
     python benchmarks/bench.py --mode truthfulqa    # lm-eval's TruthfulQA: an aggregator a pair
     python benchmarks/bench.py --mode harness       # lm-eval's metric code, with and without compat
@@ -26,7 +27,9 @@ reported as a Markdown table.
 The cold mode times what a short script pays: whole processes (``cold_child.py``) that start
 Python, import one implementation, read the pairs and score them once, every implementation on
 one thread; it reports the median CPU seconds (user + system) and peak RSS of ``--rounds`` runs
-(7 by default), with and without stemming.
+(7 by default), with and without stemming, for the first 100 and 3,500 pairs of the data
+(``--cold-pairs``). With ``--installed`` the children run the rouge_plus installed in this
+interpreter (``pip install .``, not editable, as a user has it) instead of this checkout.
 
 The rouge_plus measured is this checkout's (its folder comes first on the path), compiled in
 place (``python setup.py build_ext --inplace``) or, without that, its pure-Python twins; the
@@ -36,6 +39,7 @@ first line of the output says which.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import random
@@ -55,7 +59,10 @@ import per_call_mode  # noqa: E402
 import reach_modes  # noqa: E402
 from peers import PEERS, available  # noqa: E402
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
+# The shared bench beside the checkout, or in a clone without it the same rows in tests/data.
+_SHARED = Path(__file__).resolve().parents[2] / "shared" / "bench" / "cnndm_realsumm.jsonl"
+_BUNDLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "cnndm_realsumm.jsonl.gz"
+DEFAULT_DATA = _SHARED if _SHARED.exists() else _BUNDLED
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 # Peers slower than this (pairs/s, from the agreement run) are timed on a 1,000-pair slice.
 SLOW = 5000
@@ -63,7 +70,9 @@ SLOW = 5000
 
 def load_pairs(path: Path, replicate: int, pairs: int | None = None) -> tuple[list[str], list[str]]:
     """The corpus repeated ``replicate`` times, or cycled to exactly ``pairs`` pairs."""
-    rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
     if pairs is not None:
         replicate = -(-pairs // len(rows))
     predictions = [row["prediction"] for row in rows] * replicate
@@ -331,6 +340,19 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--replicate", type=int, default=1)
     parser.add_argument("--pairs", type=int, help="cycle the corpus to exactly this many pairs")
+    parser.add_argument(
+        "--cold-pairs",
+        type=int,
+        nargs="+",
+        default=[100, 3500],
+        metavar="N",
+        help="cold mode: score the first N pairs of the data (cycled), for each N",
+    )
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="cold mode: run the rouge_plus installed in this interpreter, not this checkout",
+    )
     parser.add_argument("--rounds", type=int, help="timed rounds (default: 7 in cold mode, else 5)")
     parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
     parser.add_argument(
@@ -376,8 +398,12 @@ def main() -> None:
         args.rounds = 7 if args.mode == "cold" else 5
     if args.pairs is None and args.mode in ("memory", "evaluate"):
         args.pairs = 100_000 if args.mode == "memory" else 5000
+    if args.installed:  # describe the installed copy, not this checkout
+        sys.path.remove(str(REPO))
     results, table = run_mode(args)
     size = f"{args.pairs:,} pairs" if args.pairs else f"x{args.replicate}"
+    if args.mode == "cold":
+        size = " and ".join(f"{n:,}" for n in args.cold_pairs) + " pairs"
     print(
         f"# {args.mode} mode, {args.data.name} {size}, {os.cpu_count()} CPUs, "
         f"Python {sys.version.split()[0]}, {describe_rouge_plus()}"

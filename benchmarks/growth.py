@@ -8,6 +8,8 @@ long and the reference short, the reference long and the prediction short, and b
     python benchmarks/growth.py --line-words 1 --same-text --distinct-words   # one edge shape
     python benchmarks/growth.py --shapes all --space --both-kernels   # docs/security.md's
     python benchmarks/growth.py --shapes all --sizes 200000            # tables
+    python benchmarks/growth.py --types rouge1 rougeL --sizes 200000 --references 10000 \
+        --directions "long prediction"                                  # many references
 
 Each measurement runs in a child process of its own (its time and its peak memory above what
 importing rouge_plus takes), with an address-space limit and a time limit, so that a measure
@@ -19,7 +21,10 @@ types (ROUGE-Lsum, ROUGE-W, and ROUGE-L under the rouge155 profile) cost most wh
 long sentence (``--line-words 0``), or of many short ones (``--line-words 1``). The edge shapes of
 docs/security.md: ``--same-text`` scores a text against its own copy, and ``--distinct-words``
 draws every token as a word that does not repeat in its text (half of them are in the other
-text); ``--shapes`` runs named shapes one after the other
+text), ``--one-word`` makes every token one word (with ``--line-words 0`` a text is one
+sentence of it, the worst case of ROUGE-Lsum's union of paths against its copy), and
+``--references K`` scores the prediction against K short references at once (each pair is
+counted on its own: K times one pair); ``--shapes`` runs named shapes one after the other
 (``all``: every one). ``--space`` measures at the public Space's limits on one text (tokens per
 text, fewer for the +synonyms types). Prints a Markdown table, a row per type and shape.
 """
@@ -41,13 +46,14 @@ TYPES = [
     "rougeSU4", "rougeS*", "rougeSU*", "rouge1+synonyms", "rouge2+synonyms", "rougeTopic",
     "rougeTopicUniq", "rougeTopic+synonyms",
 ]  # fmt: skip
-# name: (words a line, a text against its copy, no word repeats)
+# name: (words a line, a text against its copy, no word repeats, every token one word)
 SHAPES = {
-    "prose": (20, False, False),
-    "one sentence": (0, False, False),
-    "one word a line": (1, False, False),
-    "same text": (20, True, False),
-    "distinct words": (20, False, True),
+    "prose": (20, False, False, False),
+    "one sentence": (0, False, False, False),
+    "one word a line": (1, False, False, False),
+    "same text": (20, True, False, False),
+    "distinct words": (20, False, True, False),
+    "one repeated word": (0, True, False, True),
 }
 SIZES = [1_000, 10_000, 100_000, 200_000]
 DIRECTIONS = {
@@ -74,10 +80,15 @@ def _vocabulary() -> list[str]:
     return ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(5_000)]
 
 
-def text(tokens: int, seed: int, line_words: int, distinct: bool = False) -> str:
-    """``tokens`` pseudo-words, Zipf-distributed (or each a new word), ``line_words`` to a line
-    (0: one line)."""
+def text(
+    tokens: int, seed: int, line_words: int, distinct: bool = False, one_word: bool = False
+) -> str:
+    """``tokens`` pseudo-words, Zipf-distributed (or each a new word, or all one word),
+    ``line_words`` to a line (0: one line)."""
     rng = random.Random(seed)
+    if one_word:
+        step = line_words or tokens
+        return "\n".join(" ".join(["w"] * min(step, tokens - i)) for i in range(0, tokens, step))
     if distinct:
         words = [f"w{i}" for i in rng.sample(range(tokens * 2), tokens)]
         step = line_words or tokens
@@ -97,9 +108,17 @@ def _peak_kib() -> int:
 
 
 def measure_one(
-    rouge_type: str, size: int, direction: str, line_words: int, same: bool, distinct: bool
+    rouge_type: str,
+    size: int,
+    direction: str,
+    line_words: int,
+    same: bool,
+    distinct: bool,
+    one_word: bool,
+    references: int = 1,
 ) -> dict:
-    """In the child: score one pair, report seconds and peak memory above the start."""
+    """In the child: score one prediction against ``references`` references (the short ones,
+    30 tokens each, each drawn anew), report seconds and peak memory above the start."""
     import resource
 
     limit = MEMORY_LIMIT_GB << 30
@@ -107,10 +126,12 @@ def measure_one(
     from rouge_plus import score
 
     long_prediction, long_reference = DIRECTIONS[direction]
-    prediction = text(size if long_prediction else SHORT_TOKENS, 1, line_words, distinct)
-    reference = text(
-        size if long_reference else SHORT_TOKENS, 1 if same else 2, line_words, distinct
-    )
+    prediction = text(size if long_prediction else SHORT_TOKENS, 1, line_words, distinct, one_word)
+    reference_tokens = size if long_reference else SHORT_TOKENS
+    reference = [
+        text(reference_tokens, 1 if same else 2 + k, line_words, distinct, one_word)
+        for k in range(references)
+    ]
     score(["warm up the tagger and WordNet"], ["warm up"], rouge_types=[rouge_type])
     before = _peak_kib()
     started = time.perf_counter()
@@ -124,7 +145,7 @@ def measure_one(
     }
 
 
-Shape = tuple[int, bool, bool]
+Shape = tuple[int, bool, bool, bool]
 
 
 def run_child(
@@ -137,10 +158,10 @@ def run_child(
 ) -> dict:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env["ROUGE_PLUS_PURE_PYTHON"] = "1" if pure_python else "0"
-    line_words, same, distinct = shape
+    line_words, same, distinct, one_word = shape
     command = [sys.executable, __file__, "--one", rouge_type, str(size), direction]
-    command += ["--line-words", str(line_words)]
-    command += ["--same-text"] * same + ["--distinct-words"] * distinct
+    command += ["--line-words", str(line_words), "--references", str(args.references)]
+    command += ["--same-text"] * same + ["--distinct-words"] * distinct + ["--one-word"] * one_word
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, env=env, timeout=args.time_limit, check=False
@@ -169,20 +190,24 @@ def main() -> None:
     parser.add_argument("--line-words", type=int, default=20, help="words a line (0: one line)")
     parser.add_argument("--same-text", action="store_true", help="score a text against its copy")
     parser.add_argument("--distinct-words", action="store_true", help="no word repeats")
+    parser.add_argument("--one-word", action="store_true", help="every token the same word")
+    parser.add_argument(
+        "--references", type=int, default=1, help="references of the prediction (short ones)"
+    )
     parser.add_argument("--shapes", nargs="+", choices=[*SHAPES, "all"], help="named shapes")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT_S, help="seconds a measure")
     parser.add_argument("--one", nargs=3, metavar=("TYPE", "SIZE", "DIRECTION"))
     args = parser.parse_args()
     if args.one:
         rouge_type, size, direction = args.one
-        shape = (args.line_words, args.same_text, args.distinct_words)
-        print(json.dumps(measure_one(rouge_type, int(size), direction, *shape)))
+        shape = (args.line_words, args.same_text, args.distinct_words, args.one_word)
+        print(json.dumps(measure_one(rouge_type, int(size), direction, *shape, args.references)))
         return
     if args.shapes:
         names = list(SHAPES) if "all" in args.shapes else args.shapes
         shapes = {name: SHAPES[name] for name in names}
     else:
-        shapes = {"given": (args.line_words, args.same_text, args.distinct_words)}
+        shapes = {"given": (args.line_words, args.same_text, args.distinct_words, args.one_word)}
     sizes = [None] if args.space else args.sizes
     kernels = [False, True] if args.both_kernels else [args.pure_python]
     columns = [(pure, size, d) for pure in kernels for size in sizes for d in args.directions]

@@ -41,14 +41,26 @@ COLD_PEERS = ("rouge_plus", "rouge-score-rs", "rouge_score")
 COLD_BASELINE = "rouge-score-rs"
 
 
-def cold_environment() -> dict[str, str]:
-    """The children's environment: this checkout's rouge_plus first on the path, and every
-    implementation on one thread (Rayon, and NumPy's BLAS)."""
-    repo = str(Path(__file__).resolve().parents[1])
-    path = os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p)
+def cold_environment(installed: bool) -> dict[str, str]:
+    """The children's environment: every implementation on one thread (Rayon, and NumPy's
+    BLAS), and this checkout's rouge_plus first on the path unless ``installed`` (then the
+    interpreter's installed rouge_plus runs, as a user's script would run it)."""
     threads = ("RAYON_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")
     single = {name: "1" for name in threads}
+    if installed:
+        return {**os.environ, **single}
+    repo = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p)
     return {**os.environ, **single, "PYTHONPATH": path}
+
+
+def cold_data(source: Path, pairs: int, folder: Path) -> Path:
+    """The first ``pairs`` rows of ``source`` (cycled when it has fewer) as a JSONL file."""
+    rows = [line for line in source.open(encoding="utf-8") if line.strip()]
+    path = folder / f"{pairs}.jsonl"
+    lines = (rows[i % len(rows)].rstrip("\n") + "\n" for i in range(pairs))
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
 
 
 def own_peak_kib(fallback: float) -> float:
@@ -61,12 +73,14 @@ def own_peak_kib(fallback: float) -> float:
         return fallback
 
 
-def cold_run(peer: str, data: Path, stem: bool, *extra: str) -> tuple[float, float, str]:
+def cold_run(
+    peer: str, data: Path, stem: bool, env: dict[str, str], *extra: str
+) -> tuple[float, float, str]:
     """CPU seconds (user + system, the operating system's account of the whole process by
     ``wait4``), peak RSS (MiB) and what it printed, of one child process."""
     command = [sys.executable, str(COLD_CHILD), peer, str(data), "yes" if stem else "no", *extra]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(command, stdout=out, stderr=err, env=cold_environment())
+        child = subprocess.Popen(command, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
@@ -84,20 +98,35 @@ def cold_run(peer: str, data: Path, stem: bool, *extra: str) -> tuple[float, flo
 
 def cold_mode(args: argparse.Namespace, available: Callable[[str], bool]) -> list[Row]:
     """Median CPU seconds and peak RSS of ``args.rounds`` whole-process runs per implementation
-    (runs alternate, so load changes hit them all alike), with and without stemming; "nothing"
-    is Python reading the data, "import rouge_plus" adds the import. The checkout's bytecode is
-    compiled first, as pip compiles an installed package's. Scores are checked first:
-    each implementation's mean P/R/F per type within 1e-9 of rouge_score's (or of rouge_plus's
-    when rouge_score is not installed)."""
+    (runs alternate, so load changes hit them all alike), with and without stemming, on the
+    first ``n`` pairs of the data for each ``n`` of ``args.cold_pairs``; "nothing" is Python
+    reading the data, "import rouge_plus" adds the import. The checkout's bytecode is compiled
+    first, as pip compiles an installed package's (``args.installed``: the installed rouge_plus
+    runs instead). Scores are checked first: each implementation's mean P/R/F per type within
+    1e-9 of rouge_score's (or of rouge_plus's when rouge_score is not installed)."""
     # Installed packages hold their bytecode (pip compiles it); so must the checkout measured,
     # or every run would compile rouge_plus from source (PYTHONDONTWRITEBYTECODE stops Python
     # from saving it).
-    compileall.compile_dir(Path(__file__).resolve().parents[1] / "rouge_plus", quiet=1)
+    if not args.installed:
+        compileall.compile_dir(Path(__file__).resolve().parents[1] / "rouge_plus", quiet=1)
+    env = cold_environment(args.installed)
+    with tempfile.TemporaryDirectory() as folder:
+        return [
+            row
+            for pairs in args.cold_pairs
+            for row in _cold_size(args, available, cold_data(args.data, pairs, Path(folder)), env)
+        ]
+
+
+def _cold_size(
+    args: argparse.Namespace, available: Callable[[str], bool], data: Path, env: dict[str, str]
+) -> list[Row]:
+    """The rows of :func:`cold_mode` for one data file."""
     peers = [p for p in COLD_PEERS if p in args.peers and available(p)]
     names = ["nothing", *(["import rouge_plus"] if "rouge_plus" in peers else []), *peers]
     results = []
     for use_stemmer in args.stemming:
-        checks = {p: json.loads(cold_run(p, args.data, use_stemmer, "--check")[2]) for p in peers}
+        checks = {p: json.loads(cold_run(p, data, use_stemmer, env, "--check")[2]) for p in peers}
         oracle = checks.get("rouge_score") or checks[peers[0]]
         for peer, check in checks.items():
             worst = max(
@@ -111,7 +140,7 @@ def cold_mode(args: argparse.Namespace, available: Callable[[str], bool]) -> lis
         for _ in range(args.rounds):
             for name in names:
                 peer = "rouge_plus-import" if name == "import rouge_plus" else name
-                runs[name].append(cold_run(peer, args.data, use_stemmer)[:2])
+                runs[name].append(cold_run(peer, data, use_stemmer, env)[:2])
         cpu = {name: statistics.median(c for c, _ in values) for name, values in runs.items()}
         rss = {name: statistics.median(m for _, m in values) for name, values in runs.items()}
         for name in names:
@@ -136,14 +165,15 @@ def cold_mode(args: argparse.Namespace, available: Callable[[str], bool]) -> lis
 
 def render_cold(results: list[Row]) -> str:
     lines = [
-        "| stemming | process | CPU s (median) | above Python + data | peak RSS (MiB) "
+        "| pairs | stemming | process | CPU s (median) | above Python + data | peak RSS (MiB) "
         "| rouge_plus CPU ÷ this |",
-        "|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in results:
         ratio = "—" if r["rouge_plus_vs"] is None else f"{r['rouge_plus_vs']:.2f}"
+        pairs = "—" if r["pairs"] is None else f"{r['pairs']:,}"
         lines.append(
-            f"| {'yes' if r['stemming'] else 'no'} | {r['peer']} | {r['cpu_s']:.3f} | "
+            f"| {pairs} | {'yes' if r['stemming'] else 'no'} | {r['peer']} | {r['cpu_s']:.3f} | "
             f"{r['cpu_above_nothing']:+.3f} | {r['peak_mib']:.1f} | {ratio} |"
         )
     return "\n".join(lines)

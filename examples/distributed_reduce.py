@@ -14,63 +14,81 @@ run plainly, this script simulates ``--world-size`` ranks in one process with a 
 from __future__ import annotations
 
 import argparse
+import importlib
+from types import ModuleType
+from typing import TypeVar
 
 import rouge_plus
 from rouge_plus.readers import read_demo
 from rouge_plus.results import ExampleScores
 
+Row = TypeVar("Row")
 
-def shard(rows: list, rank: int, world_size: int) -> list:
+
+def shard(rows: list[Row], rank: int, world_size: int) -> list[Row]:
     """Contiguous shards, so rank order is row order."""
     size = -(-len(rows) // world_size)
     return rows[rank * size : (rank + 1) * size]
 
 
-def score_shard(scorer: rouge_plus.RougeScorer, predictions, references) -> ExampleScores:
+def score_shard(
+    scorer: rouge_plus.RougeScorer, predictions: list[str], references: list[list[str]]
+) -> ExampleScores:
     return scorer.score_examples(predictions, references)
 
 
-def reduce_on_rank_zero(scorer: rouge_plus.RougeScorer, gathered: list[ExampleScores]) -> dict:
+def reduce_on_rank_zero(gathered: list[ExampleScores]) -> dict[str, float]:
     """Rank 0's corpus result from every rank's per-example scores, in rank order."""
     return ExampleScores.concatenate(gathered).aggregate()
 
 
-def _torch_distributed():
+def _torch_distributed() -> ModuleType | None:
     """``torch.distributed`` when this process is one rank of an initialized group, else None."""
     try:
-        import torch.distributed as dist
+        dist = importlib.import_module("torch.distributed")
     except ImportError:
         return None
     return dist if dist.is_available() and dist.is_initialized() else None
 
 
-def run_torch(dist, scorer, predictions, references) -> dict | None:
+def run_torch(
+    dist: ModuleType,
+    scorer: rouge_plus.RougeScorer,
+    predictions: list[str],
+    references: list[list[str]],
+) -> dict[str, float] | None:
     rank, world_size = dist.get_rank(), dist.get_world_size()
     mine = score_shard(
         scorer, shard(predictions, rank, world_size), shard(references, rank, world_size)
     )
-    gathered: list = [None] * world_size
+    gathered: list[ExampleScores] = [mine] * world_size  # each rank's entry is overwritten
     dist.all_gather_object(gathered, mine)
-    return reduce_on_rank_zero(scorer, gathered) if rank == 0 else None
+    return reduce_on_rank_zero(gathered) if rank == 0 else None
 
 
-def run_simulated(scorer, predictions, references, world_size: int) -> dict:
+def run_simulated(
+    scorer: rouge_plus.RougeScorer,
+    predictions: list[str],
+    references: list[list[str]],
+    world_size: int,
+) -> dict[str, float]:
     gathered = [  # what each rank would send; a plain list stands in for the gather
         score_shard(
             scorer, shard(predictions, rank, world_size), shard(references, rank, world_size)
         )
         for rank in range(world_size)
     ]
-    return reduce_on_rank_zero(scorer, gathered)
+    return reduce_on_rank_zero(gathered)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--world-size", type=int, default=4, help="simulated ranks (no torchrun)")
     args = parser.parse_args()
     predictions, references = read_demo()
     scorer = rouge_plus.RougeScorer(aggregation="bootstrap", n_resamples=500)
     dist = _torch_distributed()
+    result: dict[str, float] | None
     if dist is None:
         result = run_simulated(scorer, predictions, references, args.world_size)
     else:

@@ -11,11 +11,14 @@ docs/ARCHITECTURE.md for the layout.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import sys
 
 from ._version import __version__
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from .all_pairs import dedupe, pairwise
     from .comparison import compare
     from .integrations.hf_datasets import score_dataset
@@ -65,13 +68,18 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
-        import importlib
-
-        module = importlib.import_module(_LAZY[name], __name__)
+        module = _submodule(__name__ + _LAZY[name])
         # Later look-ups skip this function (every public name of that module at once).
         globals().update({n: getattr(module, n) for n, m in _LAZY.items() if m == _LAZY[name]})
         return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _submodule(name: str) -> ModuleType:
+    """The module ``name``, imported (with ``__import__``: ``importlib`` costs a short script
+    more than this package's own start)."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def __dir__() -> list[str]:

@@ -86,6 +86,12 @@ class MissingExtraError(RougePlusError, ModuleNotFoundError):
         )
 
 
+class RecordError(RougePlusError, TypeError, ValueError):
+    """A record (``rouge_plus._records``) built or replaced with arguments it does not take: a
+    ``TypeError``, as a class's ``__init__`` raises, and a ``ValueError``, as a named tuple's
+    ``_replace`` raises for an unknown field."""
+
+
 class CompiledBuildError(RougePlusError, ImportError):
     """The compiled extensions were built from other sources than this Python code (a stale
     build): the message says which and how to rebuild them."""

@@ -11,12 +11,10 @@ plan (:func:`rouge_plus.plan.resolve_language`); the signature is :mod:`rouge_pl
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
+from ._records import field, fields, record
 from .corpus.aggregation import AGGREGATIONS
 from .errors import OptionError, OptionTypeError
 from .scoring.fmeasure import FMeasure
@@ -25,8 +23,9 @@ from .scoring.multiref import MULTI_REF_MODES
 from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Literal
+    from typing import Any, Literal
 
     # The values of the options with a closed list of names, for type checkers; each equals its
     # runtime tuple (tests/unit/test_option_metadata.py holds them equal).
@@ -77,7 +76,7 @@ RUNTIME = "runtime"
 OPTION_GROUPS = (SCORING, REPORT, RUNTIME)
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     """One option as its users see it, declared once in its ``ScoreOptions`` field's metadata.
 
@@ -117,7 +116,7 @@ def option_keywords() -> dict[str, Option]:
     """Every option a user gives, by keyword name, in the order of the fields (``fmeasure`` is
     given as ``beta`` or ``alpha``)."""
     keywords: dict[str, Option] = {}
-    for declared in dataclasses.fields(ScoreOptions):
+    for declared in fields(ScoreOptions):
         if OPTION in declared.metadata:
             keywords[declared.name] = declared.metadata[OPTION]
         else:
@@ -133,7 +132,7 @@ _TAG_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9$_-]*")
 _NONE_IS_A_VALUE = frozenset({"beta", "alpha", "num_proc"})
 
 
-@dataclass(frozen=True)
+@record
 class ScoreOptions:
     """All options of a scoring call; each field's help is in its metadata
     (:func:`option_keywords`)."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
-Chunk = TypeVar("Chunk")
-Result = TypeVar("Result")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    Chunk = TypeVar("Chunk")
+    Result = TypeVar("Result")
 
 
 def default_workers() -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import OptionError, OptionTypeError
 from .inputs import Batch
@@ -23,18 +22,21 @@ from .results import one_row_keys
 from .scoring.counting import count_texts
 from .scoring.multiref import COMPILED_REDUCTION, reduce_references
 from .scoring.tables import ScoreTable
-from .signature import signature
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.encoding import TextPipeline
 from .text.sentences import get_sentence_splitter
 from .text.stemming import CACHE_SIZE, porter_stem
-from .text.stopwords import resolve_stopwords
 from .text.tokenizers import get_tokenizer
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     from .rouge2.pos import Tagger
     from .rouge2.synonyms import Synonyms
     from .text.languages import Language
+else:
+    from ._records import NamedTuple
 
 # Rows scored at once: bounds the memory of the intermediate arrays for any corpus size.
 CHUNK_ROWS = 4096
@@ -95,6 +97,8 @@ class ScoringPlan:
         """Every setting that changes a score, with the names of the data sources loaded."""
         if self._signature is None:
             synonyms_name = self.synonyms.name if self.synonyms is not None else None
+            from .signature import signature
+
             choice = self.language
             self._signature = signature(
                 self.options,
@@ -116,7 +120,7 @@ class ScoringPlan:
         """The English stemmer on text that is clearly not English: say which option fixes it."""
         if not self.stems_english:
             return
-        from .text.languages import non_english_evidence
+        from .text.evidence import non_english_evidence
 
         evidence = non_english_evidence(references)
         if evidence:
@@ -327,7 +331,34 @@ def resolve_language(options: ScoreOptions) -> LanguageChoice:
     stopwords_code = None
     if options.remove_stopwords is True and language.stopwords != "english":
         stopwords_code = language.stopwords
-    return LanguageChoice(language, segmenter, _stemmer_name(options, language), stopwords_code)
+    choice = LanguageChoice(language, segmenter, _stemmer_name(options, language), stopwords_code)
+    _require_extras(choice)
+    return choice
+
+
+def _require_extras(choice: LanguageChoice) -> None:
+    """``MissingExtraError`` now, when the plan is built, for a package the language needs and
+    that is not installed, rather than deep inside the first text it tokenizes."""
+    from .text.languages import (
+        STEM_EXTRA,
+        STEM_PACKAGE,
+        STOPWORDS_EXTRA,
+        STOPWORDS_PACKAGE,
+        require_installed,
+    )
+
+    code = choice.language.code if choice.language else None
+    if choice.segmenter is not None:
+        from .text.segmenters import SEGMENTERS
+
+        packages = SEGMENTERS[choice.segmenter].packages
+        require_installed(packages, f"language={code!r} (word segmentation)", choice.segmenter)
+    if choice.stemmer and choice.stemmer.startswith("snowball:"):
+        require_installed((STEM_PACKAGE,), f"language={code!r} with use_stemmer=True", STEM_EXTRA)
+    if choice.stopwords_code:
+        require_installed(
+            (STOPWORDS_PACKAGE,), f"language={code!r} with remove_stopwords=True", STOPWORDS_EXTRA
+        )
 
 
 def _stemmer_name(options: ScoreOptions, language: Language | None) -> str | None:
@@ -342,6 +373,8 @@ def _stemmer_name(options: ScoreOptions, language: Language | None) -> str | Non
 
 def signature_of(options: ScoreOptions) -> str:
     """The signature of ``options`` without building a plan (data sources named, not loaded)."""
+    from .signature import signature
+
     choice = resolve_language(options)
     return signature(options, choice.segmenter, choice.stemmer, choice.stopwords_code)
 
@@ -400,7 +433,11 @@ def text_pipeline(options: ScoreOptions, choice: LanguageChoice | None = None) -
         from .text.languages import language_stopwords
 
         stopwords = language_stopwords(choice.stopwords_code)
+    elif options.remove_stopwords is None or options.remove_stopwords is False:
+        stopwords = None  # the common call: the stopword module is not imported
     else:
+        from .text.stopwords import resolve_stopwords
+
         stopwords = resolve_stopwords(options.remove_stopwords)
     if choice.segmenter is not None:
         from .text.segmenters import segmenting_tokenizer

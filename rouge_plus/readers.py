@@ -20,10 +20,10 @@ import re
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import IO
 
+from .data import read_bundled_text
 from .errors import InputError, MissingExtraError
 
 Corpus = tuple[list[str], list[list[str]]]
@@ -324,7 +324,7 @@ def read_saved_dataset(path: Path, split: str | None, prediction: str, reference
 def sample_text() -> str:
     """The bundled sample corpus as JSON Lines: short news-style summaries with one to three
     references."""
-    return (resources.files("rouge_plus") / "data" / "sample.jsonl").read_text(encoding="utf-8")
+    return read_bundled_text("sample.jsonl")
 
 
 def read_demo() -> Corpus:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from .corpus.aggregation import Interval, bootstrap_interval, rouge155_interval
 from .errors import InputError
 from .options import ScoreOptions
 from .scoring.tables import ScoreTable
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 

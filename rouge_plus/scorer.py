@@ -25,6 +25,11 @@ from .plan import ScoringPlan, plan_for
 from .results import ExampleScores, one_row_result
 from .scoring.tables import ScoreTable
 
+# typing is imported by type checkers only (it costs a short script more than its scoring).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, overload
+
 
 def score_examples(
     predictions: object,
@@ -148,6 +153,36 @@ def _one_pair(predictions: object, references: object) -> tuple[str, str] | None
     return prediction, reference
 
 
-def score(predictions: object, references: object, **options: object) -> dict:
-    """One-call functional API: ``score(preds, refs, rouge_types=["rouge1"], use_stemmer=True)``."""
+if TYPE_CHECKING:
+
+    @overload
+    def score(
+        predictions: object,
+        references: object,
+        *,
+        use_aggregator: Literal[False],
+        **options: object,
+    ) -> dict[str, list[float]]: ...
+
+    @overload
+    def score(
+        predictions: object,
+        references: object,
+        *,
+        use_aggregator: Literal[True] = True,
+        **options: object,
+    ) -> dict[str, float]: ...
+
+    @overload
+    def score(
+        predictions: object, references: object, *, use_aggregator: bool, **options: object
+    ) -> dict[str, float] | dict[str, list[float]]: ...
+
+
+def score(
+    predictions: object, references: object, **options: object
+) -> dict[str, float] | dict[str, list[float]]:
+    """One-call functional API: ``score(preds, refs, rouge_types=["rouge1"], use_stemmer=True)``.
+
+    The corpus scores, or per-example lists with ``use_aggregator=False``."""
     return RougeScorer(**options).score(predictions, references)

@@ -9,11 +9,9 @@ only once. Each kind of measure adds its own piece (``MeasureKind.signature``).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 from ._version import __version__
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .options import ScoreOptions
 
@@ -103,7 +101,8 @@ def _stopwords_label(spec: object, code: str | None) -> str:
         return "english"
     if isinstance(spec, str) and spec.lower() == "smart":
         return "smart"
-    import hashlib  # only for files and lists: it costs milliseconds to import
+    import hashlib  # only for files and lists: they cost milliseconds to import
+    from pathlib import Path
 
     if isinstance(spec, (str, Path)):
         return f"file:{hashlib.sha1(Path(spec).read_bytes()).hexdigest()[:12]}"

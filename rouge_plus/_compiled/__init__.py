@@ -11,10 +11,10 @@ stage may use it. This folder also holds the C headers the compiled modules shar
 
 from __future__ import annotations
 
-import importlib
 import os
-from typing import TYPE_CHECKING
+import sys
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 
@@ -24,7 +24,9 @@ def compiled(module: str) -> ModuleType | None:
     it is not built or ``ROUGE_PLUS_PURE_PYTHON=1`` selects the pure-Python twins."""
     if os.environ.get("ROUGE_PLUS_PURE_PYTHON") == "1":
         return None
-    try:
-        return importlib.import_module(f"rouge_plus.{module}")
+    name = f"rouge_plus.{module}"
+    try:  # __import__, not importlib: importing importlib costs a short script
+        __import__(name)
     except ImportError:  # pragma: no cover - depends on the build
         return None
+    return sys.modules[name]

@@ -1,17 +1,20 @@
 """Rendering scores for the command line: an aligned table, JSON or CSV.
 
-The JSON and CSV numbers are exactly what :func:`rouge_plus.score` returns for the same options
-(full float precision); the table rounds to four decimals for reading and always shows
-precision, recall and F, plus the reproducibility signature.
+The JSON and CSV numbers are exactly what :func:`rouge_plus.score` returns for the same options,
+each float written as its shortest round-trip form (Python's ``repr``: ``0.2``, and
+``0.20000000000000004`` for the float next to it, such as the mean of three 0.2); CSV leaves out
+the column ``<type>`` when ``<type>_fmeasure`` holds the same values. The table rounds to four
+decimals for reading and always shows precision, recall and F, plus the reproducibility
+signature.
 """
 
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 
+from .._records import replace
 from ..results import SCORE_COLUMNS, ExampleScores
 
 FORMATS = ("table", "json", "csv")
@@ -33,6 +36,12 @@ def _aligned(rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _csv_keys(keys: list[str]) -> list[str]:
+    """The columns of a CSV: ``<type>`` only where no ``<type>_fmeasure`` repeats it."""
+    present = set(keys)
+    return [key for key in keys if f"{key}_fmeasure" not in present]
+
+
 def _csv(rows: list[list[object]]) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
@@ -41,7 +50,7 @@ def _csv(rows: list[list[object]]) -> str:
 
 def _summary_table(examples: ExampleScores) -> str:
     options = examples.options
-    full = examples.aggregate(dataclasses.replace(options, return_precision_recall=True))
+    full = examples.aggregate(replace(options, return_precision_recall=True))
     bootstrap = options.aggregation == "bootstrap"
     title = f"F ({options.fmeasure.label})"
     header = ["ROUGE", "Precision", "Recall", title]
@@ -71,7 +80,8 @@ def render_aggregate(examples: ExampleScores, fmt: str) -> str:
     if fmt == "json":
         document = {"n_examples": len(examples), "signature": examples.signature, "scores": result}
         return json.dumps(document, indent=2, ensure_ascii=False)
-    return _csv([list(result), list(result.values())])
+    keys = _csv_keys(list(result))
+    return _csv([keys, [result[key] for key in keys]])
 
 
 def render_per_example(examples: ExampleScores, fmt: str) -> str:
@@ -84,6 +94,8 @@ def render_per_example(examples: ExampleScores, fmt: str) -> str:
         document = {"signature": examples.signature, "examples": records}
         return json.dumps(document, indent=2, ensure_ascii=False)
     if fmt == "csv":
-        return _csv([["index", *keys], *rows])
+        kept = _csv_keys(keys)
+        rows = [[index, *(columns[key][index] for key in kept)] for index in range(len(examples))]
+        return _csv([["index", *kept], *rows])
     text_rows = [["#", *keys]] + [[str(row[0]), *map(_number, row[1:])] for row in rows]
     return f"{_aligned(text_rows)}\n\n{examples.signature}"

@@ -8,8 +8,7 @@ global, unseeded generator, which is why evaluate's rouge changes from run to ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 

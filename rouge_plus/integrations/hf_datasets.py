@@ -11,6 +11,9 @@ Named ``hf_datasets`` so it does not shadow the ``datasets`` package.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InputError, InputTypeError, OptionError
@@ -31,6 +34,20 @@ class _ColumnScorer:
     def __call__(self, batch: dict[str, list]) -> dict[str, list[float]]:
         predictions, references = batch[self.prediction_column], batch[self.reference_column]
         return score_examples(predictions, references, self.options).columns()
+
+
+@contextlib.contextmanager
+def _progress_bar_on_terminals_only(datasets: Any) -> Iterator[None]:
+    """``map`` draws a progress bar; where stderr is not a terminal (a log file, a CI job) each
+    update would be a line of its own, so the bars are off for the call and then as before."""
+    if sys.stderr.isatty() or datasets.are_progress_bars_disabled():
+        yield
+        return
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        datasets.enable_progress_bars()
 
 
 def _check_columns(column_names: list[str] | None, wanted: tuple[str, str]) -> None:
@@ -71,14 +88,15 @@ def score_dataset(
         if add_scores or (num_proc or 1) > 1:
             raise OptionError("add_scores and num_proc need a map-style Dataset, not a stream")
         return _aggregate_stream(dataset, columns, settings, batch_size)
-    scored = dataset.map(
-        _ColumnScorer(*columns, settings),
-        batched=True,
-        batch_size=batch_size,
-        num_proc=num_proc,
-        remove_columns=None if add_scores else dataset.column_names,
-        desc="rouge_plus",
-    )
+    with _progress_bar_on_terminals_only(datasets):
+        scored = dataset.map(
+            _ColumnScorer(*columns, settings),
+            batched=True,
+            batch_size=batch_size,
+            num_proc=num_proc,
+            remove_columns=None if add_scores else dataset.column_names,
+            desc="rouge_plus",
+        )
     score_names = score_column_names(settings)
     # Arrow, not the "numpy" format: that one would hand back float32 and change the means.
     table = scored.select_columns(score_names).with_format("arrow")[:]

@@ -9,12 +9,12 @@ reads and returns buffers: the compiled kernels need no NumPy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .._compiled import compiled
 from ..errors import CompiledBuildError
 from .spec import Kernel, KernelSpec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .spec import Buffer
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import TYPE_CHECKING, NamedTuple
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     import numpy as np
 
     # What the kernels read and return: bytes from the compiled ones, NumPy from their twins.
     Buffer = bytes | bytearray | memoryview | np.ndarray
+else:
+    from .._records import NamedTuple
 
 # The compiled tokenizer's rule (lowercased, it is rouge_score's): runs of ASCII letters and
 # digits. The Python twin, the text tokenizers and the explanations use this one pattern too.

@@ -24,7 +24,7 @@ level's resamples and permutations are weights over the cells, sorted once (``gl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -70,6 +70,34 @@ class Comparison(NamedTuple):
     resample: str
     alternative: str
     n_resamples: int
+
+
+@overload
+def correlate(
+    metric: Mapping[str, npt.ArrayLike],
+    human: npt.ArrayLike,
+    level: str = ...,
+    method: str = ...,
+    *,
+    resample: str | None = ...,
+    n_resamples: int = ...,
+    confidence_level: float = ...,
+    seed: int = ...,
+) -> dict[str, Correlation]: ...
+
+
+@overload
+def correlate(
+    metric: npt.ArrayLike,
+    human: npt.ArrayLike,
+    level: str = ...,
+    method: str = ...,
+    *,
+    resample: str | None = ...,
+    n_resamples: int = ...,
+    confidence_level: float = ...,
+    seed: int = ...,
+) -> Correlation: ...
 
 
 def correlate(

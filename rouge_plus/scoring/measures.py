@@ -13,18 +13,17 @@ generated from these two tables.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from .._records import record, replace
 from ..errors import OptionError, OptionTypeError
 from ..kernels.spec import Kernel, KernelSpec
 from .fmeasure import safe_divide
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
+    from typing import Literal, NamedTuple, Protocol
 
     import numpy as np
 
@@ -38,6 +37,17 @@ if TYPE_CHECKING:
     Ratios = Callable[["Measure", Array, Array, Array], tuple[Array, Array]]
     # (measure, hit, ref_base, reported recall) -> the key ROUGE-1.5.5's -f B maximizes
     RecallKey = Callable[["Measure", Array, Array, Array], Array]
+
+    # What a kind's hit count is bounded by, for the pairs that pairwise scoring skips:
+    # "overlap": the clipped unigram overlap U of the two texts (and each base);
+    # "weighted": U**w (ROUGE-W: the weighted LCS of U matched words is at most U**w);
+    # "bases": only the smaller base (skip-bigrams: a pair of words is no word).
+    Bound = Literal["overlap", "weighted", "bases"]
+    # How the work of one pair grows with the lengths m and n of its texts: "linear" (m + n,
+    # the clipped n-gram overlap) or "quadratic" (m * n, the LCS tables, the skip-bigrams).
+    Cost = Literal["linear", "quadratic"]
+else:
+    from .._records import NamedTuple
 
 MAX_NGRAM = 9
 DEFAULT_W = 1.2
@@ -103,17 +113,7 @@ def _topic_signature(options: ScoreOptions, tagger: str) -> str:
     return f"topic:{'|'.join(options.topic_prefixes)},tagger:{tagger}"
 
 
-# What a kind's hit count is bounded by, for the pairs that pairwise scoring skips:
-# "overlap": the clipped unigram overlap U of the two texts (and each base);
-# "weighted": U**w (ROUGE-W: the weighted LCS of U matched words is at most U**w);
-# "bases": only the smaller base (skip-bigrams: a pair of words is no word).
-Bound = Literal["overlap", "weighted", "bases"]
-# How the work of one pair grows with the lengths m and n of its texts: "linear" (m + n, the
-# clipped n-gram overlap) or "quadratic" (m * n, the LCS tables and the skip-bigrams).
-Cost = Literal["linear", "quadratic"]
-
-
-@dataclass(frozen=True, eq=False)
+@record
 class MeasureKind:
     """One kind of measure and what it can do; see :data:`KINDS`.
 
@@ -126,7 +126,10 @@ class MeasureKind:
     - ``compiled_reductions``: the ``multi_ref`` modes whose per-row reduction compiled code
       may compute. Compiled code computes :func:`hits_over_bases` only, so a kind with another
       formula declares none (checked here, at declaration);
-    - ``bound``, ``cost``: see :data:`Bound` and :data:`Cost`;
+    - ``bound``: what its hit count is bounded by, for the pairs pairwise scoring skips
+      (``"overlap"``: the clipped unigram overlap U; ``"weighted"``: U**w; ``"bases"``: the
+      smaller base only); ``cost``: how one pair's work grows with the lengths m, n of its texts
+      (``"linear"``: m + n; ``"quadratic"``: m * n);
     - ``signature``: its piece of the signature, from the options and the tagger's name, for
       what its scores depend on beyond the type names (None: nothing).
     """
@@ -191,7 +194,7 @@ KINDS: dict[str, MeasureKind] = {
 _ROUGE155_KINDS = {"lcs": "summary_lcs"}
 
 
-@dataclass(frozen=True)
+@record
 class Measure:
     """One ROUGE variant: a kind of :data:`KINDS` and its parameters.
 
@@ -270,13 +273,13 @@ class Measure:
 
     @property
     def cost(self) -> Cost:
-        """How the work of one pair grows with its texts' lengths (see :data:`Cost`)."""
+        """How the work of one pair grows with its texts' lengths (see :class:`MeasureKind`)."""
         return self.declared_kind.cost
 
     def as_rouge155(self) -> Measure:
         """The measure as ROUGE-1.5.5 computes it: its ROUGE-L is the summary-level union LCS."""
         kind = _ROUGE155_KINDS.get(self.kind)
-        return dataclasses.replace(self, kind=kind) if kind else self
+        return replace(self, kind=kind) if kind else self
 
     @property
     def counted_by_kernels_alone(self) -> bool:
@@ -286,8 +289,8 @@ class Measure:
 
     @property
     def bound(self) -> Bound:
-        """What its hit count is bounded by (see :data:`Bound`); synonym hits only by the
-        bases."""
+        """What its hit count is bounded by (see :class:`MeasureKind`); synonym hits only by
+        the bases."""
         return "bases" if self.synonyms else self.declared_kind.bound
 
     def kernel_spec(self) -> KernelSpec:

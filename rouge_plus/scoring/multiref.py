@@ -8,7 +8,6 @@ contiguous and in reference order. It returns precision, recall and F per row.
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING
 
 from .._compiled import compiled
 from ..errors import OptionError
@@ -17,6 +16,7 @@ from .fmeasure import FMeasure, rounded_prf
 from .measures import Measure
 from .tables import ScoreTable
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 

@@ -9,10 +9,10 @@ NumPy view when a caller wants one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .._compiled import compiled
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 

@@ -38,8 +38,9 @@ from ..kernels.ngram import ngram_counts
 from ..kernels.python import ASCII_WORD
 from ..plan import ScoringPlan, get_stemmer
 from ..rouge2.synonyms import Synonyms
+from ..text.protocols import Tokenizer
 from ..text.stopwords import StopwordSpec, resolve_stopwords
-from ..text.tokenizers import Tokenizer, get_tokenizer
+from ..text.tokenizers import get_tokenizer
 
 MATCH_KINDS = ("ngram", "lcs", "both", "synonym")
 

@@ -6,11 +6,11 @@ numbers and its signature line are those of the library called with the same key
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._records import replace
 from ..errors import InputError, RougePlusError
 from ..options import ScoreOptions
 from ..plan import ScoringPlan
@@ -192,7 +192,7 @@ def corpus_summary(
     ``<type>_mean_precision`` and ``<type>_mean_recall``; ``budget`` is looked at between
     types."""
     summary = aggregate_within(examples, bootstrap, budget)
-    means = examples.aggregate(dataclasses.replace(bootstrap, aggregation="mean"))
+    means = examples.aggregate(replace(bootstrap, aggregation="mean"))
     for name in examples.scores:
         summary[f"{name}_mean"] = means[f"{name}_fmeasure"]
         summary[f"{name}_mean_precision"] = means[f"{name}_precision"]

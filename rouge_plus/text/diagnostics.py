@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-import warnings
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import logging  # imported when there is something to log
 
@@ -31,12 +30,17 @@ def warn_wordless(places: list[str], tokenizer: object) -> None:
     )
     if tokenizer != "default":
         message += " The default tokenizer keeps the letters of every script."
-    _logger().warning(message)
-    warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
+    _warn(message)
 
 
 def warn_once(message: str) -> None:
     """A warning about the whole call, logged and attributed to the caller's line."""
+    _warn(message)
+
+
+def _warn(message: str) -> None:
+    import warnings  # imported when there is something to say
+
     _logger().warning(message)
     warnings.warn(message, UserWarning, stacklevel=_stacklevel_outside_package())
 

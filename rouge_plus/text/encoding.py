@@ -14,18 +14,18 @@ import itertools
 import re
 from array import array
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING
 
 from .._compiled import compiled
 from ..kernels.native import Vocabulary
 from ..kernels.spec import int_list
-from .sentences import SentenceSplitter
-from .tokenizers import CheckedTokenizer, Tokenizer
+from .tokenizers import CheckedTokenizer
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 
     from ..kernels.spec import Buffer
+    from .protocols import SentenceSplitter, Tokenizer
 
 # Word ids to stem ids on buffers, compiled (text/_stemmers.c); None without the extension.
 _compiled = compiled("text._stemmers")

@@ -19,9 +19,14 @@ import functools
 import re
 from collections.abc import Callable
 from enum import IntEnum
-from typing import NamedTuple, Protocol, runtime_checkable
 
 from ..errors import OptionError, OptionTypeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from .._records import NamedTuple
 
 
 class Cut(IntEnum):
@@ -30,21 +35,6 @@ class Cut(IntEnum):
     LINES = 0  # only at line breaks (whitespace for every tokenizer)
     PUNCTUATION = 1  # also right after a sentence mark, with no space after it ("。")
     ANYWHERE = 2  # unknown (a user's splitter)
-
-
-@runtime_checkable
-class SentenceSplitter(Protocol):
-    """What the scorer calls: ``splitter(text) -> list[str]``, labelled by ``name``.
-
-    ``cuts`` says where it may end a sentence; ``by_lines`` that it is rouge_score's newline
-    rule, which the compiled tokenizer applies by itself.
-    """
-
-    name: str
-    cuts: Cut
-    by_lines: bool
-
-    def __call__(self, text: str) -> list[str]: ...
 
 
 def split_newlines(text: str) -> list[str]:
@@ -284,8 +274,9 @@ def available_sentence_splitters() -> list[str]:
 
 def get_sentence_splitter(
     spec: str | Callable[[str], list[str]], hard_marks: str = "", soft_marks: str = ""
-) -> SentenceSplitter:
-    """Return the splitter ``spec`` names, or wrap a callable ``str -> list[str]``.
+) -> BuiltinSplitter | CheckedSplitter:
+    """Return the splitter ``spec`` names, or wrap a callable ``str -> list[str]`` (either is a
+    ``protocols.SentenceSplitter``).
 
     A callable is named by its ``name`` attribute if it has one, else
     ``custom:<qualified name>``. ``hard_marks`` and ``soft_marks`` are a language's own

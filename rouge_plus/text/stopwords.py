@@ -17,11 +17,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
 
-from ..data import rouge155_release_data
+from ..data import read_bundled_text, rouge155_release_data
 from ..errors import MissingExtraError, OptionFileError, OptionTypeError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BUILTIN_LIST = "english_stopwords.txt"
 
@@ -51,7 +53,7 @@ def smart_stopwords() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def builtin_english_stopwords() -> frozenset[str]:
     """The English list shipped with rouge_plus (scikit-learn's 318 words)."""
-    return _word_lines(resources.files("rouge_plus.data").joinpath(BUILTIN_LIST).read_text("utf-8"))
+    return _word_lines(read_bundled_text(BUILTIN_LIST))
 
 
 def resolve_stopwords(spec: StopwordSpec) -> frozenset[str] | None:
@@ -69,6 +71,8 @@ def resolve_stopwords(spec: StopwordSpec) -> frozenset[str] | None:
     if isinstance(spec, str) and spec.lower() == "smart":
         return smart_stopwords()
     if isinstance(spec, (str, os.PathLike)):
+        from pathlib import Path
+
         path = Path(spec)
         if not path.is_file():
             raise OptionFileError(

@@ -47,27 +47,20 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from ..errors import OptionError, OptionTypeError
 from ..kernels.spec import ASCII_WORD
 from .sentences import Cut
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NamedTuple
+
     import regex  # imported on first use: it costs tens of milliseconds
 
-
-@runtime_checkable
-class Tokenizer(Protocol):
-    """What the scorer calls: ``tokenizer(text) -> list`` of tokens, labelled by ``name``.
-
-    Built-in tokenizers return str tokens; a user's may return any hashable tokens."""
-
-    name: str
-    native_when: Callable[[str], bool] | None
-    safe_cuts: Cut | None
-
-    def __call__(self, text: str) -> list[Hashable]: ...
+    from .protocols import Tokenizer
+else:
+    from .._records import NamedTuple
 
 
 _ASCII_LOWER_RUN = re.compile(r"[a-z0-9]+")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import dataclasses
 import gzip
 import io
 import json
@@ -26,6 +25,7 @@ import pytest
 from support.material import BENCH
 
 import rouge_plus
+from rouge_plus._records import fields as record_fields
 from rouge_plus.cli import main
 from rouge_plus.cli.main import SUBCOMMANDS, build_parser
 from rouge_plus.options import KEYWORDS, OPTION, REPORT, ScoreOptions, option_keywords
@@ -454,7 +454,7 @@ def test_every_flag_has_real_help(command):
         assert action.help and len(action.help) >= 12, flag
         machine = f"{action.dest.removeprefix('option_')} ("  # the fallback of a derived flag
         assert not action.help.startswith(machine) and action.metavar != "VALUE", flag
-    fields = dataclasses.fields(ScoreOptions)
+    fields = record_fields(ScoreOptions)
     assert all(OPTION in field.metadata or KEYWORDS in field.metadata for field in fields)
     given = {a.dest.removeprefix("option_") for a in actions if a.dest.startswith("option_")}
     expected = {
@@ -562,3 +562,25 @@ def test_a_beta_that_would_give_nan_is_refused(capsys, beta: str) -> None:
     captured = capsys.readouterr()
     assert stopped.value.code == 2 and captured.out == ""
     assert "beta must be a positive number" in captured.err
+
+
+def test_csv_gives_each_value_once_and_every_float_as_it_reads_back(capsys, jsonl_file):
+    """With --precision-recall, <type> repeated <type>_fmeasure; CSV writes each float in the
+    shortest form that reads back as the same float, so every cell equals score()'s value."""
+    per_row = expected(use_aggregator=False, return_precision_recall=True)
+    flags = ["--jsonl", jsonl_file, "--precision-recall", "--format", "csv"]
+    code, out, _ = run(capsys, *flags, "--per-example")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert "rouge1" not in rows[0] and "rouge1_fmeasure" in rows[0]
+    for key in rows[0]:
+        if key != "index":
+            assert [float(row[key]) for row in rows] == per_row[key]
+            assert [row[key] for row in rows] == [repr(value) for value in per_row[key]]
+    code, out, _ = run(capsys, *flags)
+    header, values = list(csv.reader(io.StringIO(out)))
+    corpus = expected(return_precision_recall=True)
+    assert header == [
+        key for key in corpus if key not in ("rouge1", "rouge2", "rougeL", "rougeLsum")
+    ]
+    assert values == [repr(corpus[key]) for key in header]

@@ -118,3 +118,12 @@ def test_bad_row_names_the_row():
     broken = datasets.Dataset.from_dict({"prediction": ["a b", None], "references": ["a", "b"]})
     with pytest.raises(TypeError, match=r"predictions\[1\] is None"):
         score_dataset(broken)
+
+
+def test_no_progress_bar_where_stderr_is_not_a_terminal(single_ref_dataset, capfd):
+    """Under pytest stderr is captured, not a terminal: map's bar would write a line per update
+    there. It is off for the call, and as it was afterwards."""
+    assert datasets.is_progress_bar_enabled()
+    score_dataset(single_ref_dataset, "summary", "highlights")
+    assert "rouge_plus" not in capfd.readouterr().err
+    assert datasets.is_progress_bar_enabled()

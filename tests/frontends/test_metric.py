@@ -215,12 +215,11 @@ def test_metric_info_is_filled():
 def test_inputs_description_names_every_option():
     """One description per option the metric takes, so a new ScoreOptions field cannot be
     forgotten in evaluate's documentation of the metric."""
-    import dataclasses
-
+    from rouge_plus._records import fields as record_fields
     from rouge_plus.options import ScoreOptions
     from rouge_plus.rouge_plus import OPTION_DESCRIPTIONS
 
-    options = {f.name for f in dataclasses.fields(ScoreOptions)} - {"fmeasure"} | {"beta", "alpha"}
+    options = {f.name for f in record_fields(ScoreOptions)} - {"fmeasure"} | {"beta", "alpha"}
     assert set(OPTION_DESCRIPTIONS) == options
     description = RougePlus().inputs_description
     for name in options:

@@ -141,7 +141,7 @@ def test_natively_read_texts_have_ascii_runs_as_cased_tokens(text, name):
 
 def _pure_synonym_scores(scorer, predictions, references, monkeypatch):
     with monkeypatch.context() as patch:
-        patch.setattr(counting, "_compiled_synonyms", None)
+        patch.setattr(counting, "_compiled_synonyms", lambda: None)
         return scorer.score_examples(predictions, references).scores
 
 

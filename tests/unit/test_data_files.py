@@ -36,7 +36,7 @@ def test_broken_bundled_file(
     (tmp_path / "data").mkdir()
     if payload is not None:
         (tmp_path / "data" / filename).write_bytes(payload)
-    monkeypatch.setattr(data_files.resources, "files", lambda package: tmp_path)
+    monkeypatch.setattr(data_files, "DATA_DIR", str(tmp_path / "data"))
     loader.cache_clear()
     try:
         with pytest.raises(error, match=message) as raised:

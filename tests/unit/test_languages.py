@@ -3,17 +3,21 @@ hand-checked on native sentence pairs, and what stays exactly as it was without 
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 import warnings
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rouge_plus import RougeScorer, score
 from rouge_plus.options import ScoreOptions
 from rouge_plus.plan import resolve_language, signature_of, text_pipeline
-from rouge_plus.text import segmenters
-from rouge_plus.text.languages import LANGUAGES, non_english_evidence
+from rouge_plus.text import evidence, segmenters
+from rouge_plus.text.evidence import non_english_evidence
+from rouge_plus.text.languages import LANGUAGES
 
 SEGMENTED = {"zh": "rjieba", "ja": "fugashi", "th": "pythainlp", "ko": "kiwipiepy",
              "lo": "laonlp", "km": "khmernltk"}  # fmt: skip
@@ -265,6 +269,12 @@ def test_stemming_text_that_is_not_english_warns(texts: list[str], suggestion: s
     assert len(caught) == 1
 
 
+@given(st.text() | st.text(st.sampled_from("aZ1_ ’\u0130\u212a\u00bdß\u0660\u2160Ⓐé")))
+def test_evidence_reads_the_words_of_any_text_lowercased(text: str) -> None:
+    """The shortcut for texts whose word characters are ASCII finds the same words."""
+    assert evidence._lowered_words(text) == [word.lower() for word in evidence._words(text)]
+
+
 def test_english_text_does_not_warn() -> None:
     english = ["The government said on Monday that the new measures would not be delayed."]
     assert non_english_evidence(english) is None
@@ -290,3 +300,36 @@ def test_one_pair_per_call_checks_the_language_of_its_first_pair() -> None:
         for _ in range(3):
             RougeScorer(["rouge1"], use_stemmer=True).score([text], [text])
     assert len(caught) == 1
+
+
+def test_a_missing_extra_is_named_when_the_plan_is_built_not_deep_in_the_first_text(
+    monkeypatch,
+) -> None:
+    """language='zh' without its extra once raised a 25-line traceback from inside the
+    tokenizer; the plan checks the installed packages first, so the error comes from there."""
+    import importlib.metadata
+    import traceback
+
+    from rouge_plus.errors import MissingExtraError
+
+    real_version = importlib.metadata.version
+
+    def without(*missing: str):
+        def version(name: str) -> str:
+            if name in missing:
+                raise importlib.metadata.PackageNotFoundError(name)
+            return real_version(name)
+
+        return version
+
+    cases = [
+        ({"language": "zh"}, ("rjieba",), 'pip install ".[zh]"'),
+        ({"language": "de", "use_stemmer": True}, ("PyStemmer",), 'pip install ".[stem]"'),
+        ({"language": "de", "remove_stopwords": True}, ("stopwordsiso",), '".[stopwords]"'),
+    ]
+    for options, missing, hint in cases:
+        monkeypatch.setattr(importlib.metadata, "version", without(*missing))
+        with pytest.raises(MissingExtraError, match=re.escape(hint)) as caught:
+            score(["你好 Welt"], ["你好 Welt"], **options)
+        frames = [frame.name for frame in traceback.extract_tb(caught.value.__traceback__)]
+        assert "_require_extras" in frames and len(frames) <= 10, frames

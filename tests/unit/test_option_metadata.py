@@ -4,13 +4,13 @@ inputs and the option table of docs/options.md agree with that declaration."""
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import re
 from pathlib import Path
 
 import pytest
 
+from rouge_plus._records import fields as record_fields
 from rouge_plus.cli.main import build_parser
 from rouge_plus.options import (
     KEYWORDS,
@@ -34,10 +34,10 @@ def _subparser(name: str):
 
 
 def test_every_field_declares_its_option_with_help():
-    for declared in dataclasses.fields(ScoreOptions):
+    for declared in record_fields(ScoreOptions):
         metadata = declared.metadata
         assert (OPTION in metadata) != (KEYWORDS in metadata), declared.name
-    assert set(OPTIONS) == {f.name for f in dataclasses.fields(ScoreOptions)} - {"fmeasure"} | {
+    assert set(OPTIONS) == {f.name for f in record_fields(ScoreOptions)} - {"fmeasure"} | {
         "beta",
         "alpha",
     }

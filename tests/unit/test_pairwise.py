@@ -325,3 +325,24 @@ def test_the_prefix_filter_is_used_where_it_holds_and_counts_few_pairs():
     for rouge_type, threshold in [("rougeS4", 0.7), ("rouge1+synonyms", 0.7), ("rougeL", 0.0)]:
         scorer, _, _ = PAIRWISE._setup(texts, rouge_type, "f", 1, "threads", {}, str, True)
         assert PAIRWISE._PrefixFilter.build(scorer, docs, docs, threshold) is None
+
+
+def test_the_prefix_filter_gives_way_to_the_tiles_where_its_prefixes_meet_too_often():
+    """At a low threshold over texts of common words the prefixes are nearly whole and every pair
+    meets on many of their elements: 3,000 such texts took 81.7 s through the join against 30.2 s
+    for every pair. The join is then not built, and the pairs are the same."""
+    rng = random.Random(5)
+    vocabulary = [f"w{i}" for i in range(200)]
+    weights = [1 / (rank + 1) for rank in range(200)]
+    texts = [" ".join(rng.choices(vocabulary, weights, k=rng.randint(80, 120))) for _ in range(120)]
+    scorer, _, _ = PAIRWISE._setup(texts, "rougeL", "f", 1, "threads", {}, str, True)
+    docs = np.arange(len(texts), dtype=np.int64)
+    assert PAIRWISE._PrefixFilter.build(scorer, docs, docs, 0.8) is not None
+    assert PAIRWISE._PrefixFilter.build(scorer, docs, docs, 0.3) is None
+    matrix = pairwise(texts)
+    for threshold in (0.3, 0.8):
+        found = pairwise(texts, threshold=threshold)
+        rows, columns = np.nonzero(matrix >= threshold)
+        assert list(zip(found["i"], found["j"], strict=True)) == list(
+            zip(rows, columns, strict=True)
+        )

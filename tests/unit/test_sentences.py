@@ -8,11 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rouge_plus.text.sentences import (
-    SentenceSplitter,
-    available_sentence_splitters,
-    get_sentence_splitter,
-)
+from rouge_plus.text.protocols import SentenceSplitter
+from rouge_plus.text.sentences import available_sentence_splitters, get_sentence_splitter
 from rouge_plus.text.tokenizers import available_tokenizers, get_tokenizer
 
 rules = get_sentence_splitter("rules")

@@ -11,8 +11,9 @@ from rouge_score import tokenize as rouge_score_tokenize
 from rouge_score.tokenizers import DefaultTokenizer
 
 from rouge_plus.text.encoding import TextPipeline
+from rouge_plus.text.protocols import Tokenizer
 from rouge_plus.text.sentences import get_sentence_splitter
-from rouge_plus.text.tokenizers import Tokenizer, available_tokenizers, get_tokenizer
+from rouge_plus.text.tokenizers import available_tokenizers, get_tokenizer
 
 BUILTINS = available_tokenizers()
 
