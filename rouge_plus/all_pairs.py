@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from .errors import OptionError, OptionTypeError
-from .inputs import _as_list, _texts
+from .inputs import normalize_texts
 from .kernels.similarity_join import (
     Elements,
     Needs,
@@ -596,8 +596,8 @@ def pairwise(
     ``num_proc`` workers are threads (the kernels release the GIL), or processes with
     ``backend="processes"``.
     """
-    rows = _texts(_as_list(texts, "texts"), "texts")
-    columns = None if others is None else _texts(_as_list(others, "others"), "others")
+    rows = normalize_texts(texts, "texts")
+    columns = None if others is None else normalize_texts(others, "others")
     n = len(rows)
     offset = 0 if columns is None else n
     m = n if columns is None else len(columns)
@@ -649,7 +649,7 @@ def dedupe(
     F with it exceeds the threshold. (Self-Instruct drops on the maximum over kept texts, so
     any of them would do; the earliest is the one that made it a duplicate first.)
     """
-    items = _texts(_as_list(texts, "texts"), "texts")
+    items = normalize_texts(texts, "texts")
     threshold = _check_threshold(threshold)
     options = {"tokenizer": "rouge_score", **options}
     scorer, workers, source = _setup(

@@ -242,7 +242,8 @@ def _means(scores: Mapping[str, np.ndarray], types: list[str], statistic: str) -
     return [float(np.asarray(scores[t], dtype=np.float64).mean(axis=0)[column]) for t in types]
 
 
-def _p_text(p: float) -> str:
+def format_p_value(p: float) -> str:
+    """A p-value as the tables show it: four decimals, or two significant digits below 0.0001."""
     text = f"{p:.4f}"
     return text if text != "0.0000" else f"{p:.1e}"
 
@@ -260,7 +261,7 @@ def _render_table(result: Comparison) -> str:
     systems = [
         [row.system if j % len(types) == 0 else "", row.rouge_type, f"{row.score:.4f}"]
         + [f"{row.delta:+.4f}", f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]"]
-        + [_p_text(row.p_value) + (" *" if row.p_value < alpha else "")]
+        + [format_p_value(row.p_value) + (" *" if row.p_value < alpha else "")]
         for j, row in enumerate(result.rows)
     ]
     widths = [max(map(len, column)) for column in zip(header, *baseline, *systems, strict=True)]

@@ -135,6 +135,13 @@ def _texts(values: list, argument: str, first: int = 0) -> list[str]:
     return [_check_text(value, f"{argument}[{i}]") for i, value in enumerate(values, first)]
 
 
+def normalize_texts(values: object, argument: str, first: int = 0) -> list[str]:
+    """Validate a list of texts (a list, an array or a column of str) and return it as a
+    ``list[str]``; messages name the argument and the item (``argument[i]``, counting from
+    ``first``)."""
+    return _texts(_as_list(values, argument), argument, first)
+
+
 def _reference_row(value: object, row: int) -> list[str]:
     if type(value) is list and value and all(type(ref) is str for ref in value):
         return value
@@ -146,7 +153,7 @@ def _reference_row(value: object, row: int) -> list[str]:
         raise InputTypeError(
             f"references[{row}] is a {type(value).__name__}; expected a str or a list of str"
         )
-    refs = _texts(_as_list(value, f"references[{row}]"), f"references[{row}]")
+    refs = normalize_texts(value, f"references[{row}]")
     if not refs:
         raise InputError(f"references[{row}] is an empty list; every prediction needs a reference")
     return refs

@@ -8,17 +8,27 @@ holding a ``sitecustomize.py`` that calls :func:`rouge_plus.compat.install` at s
 runs the ``sitecustomize`` it hides, if there is one). Every Python process the command starts
 inherits that environment, so worker processes started by ``multiprocessing``'s spawn or
 forkserver, or by a process pool, import the drop-ins too; forked workers inherit the
-installed import hook. The command's exit status is returned.
+installed import hook. The command's exit status is returned (128 + N when a signal N ended it,
+as a shell reports it).
+
+Signals are the command's to handle: SIGTERM and SIGHUP sent to this process are passed on to
+the command, and SIGINT too unless the terminal sent it (Ctrl-C reaches every process of the
+terminal's foreground process group, the command included); this process then waits for the
+command to finish, however long its own shutdown takes, and removes the temporary directory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 
 import rouge_plus
 
@@ -56,6 +66,77 @@ def child_environment(site: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), SITE_VARIABLE: str(site)}
 
 
+# The signals passed on to the command (SIGHUP where the system has it).
+FORWARDED = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+def terminal_sent_it(child: int) -> bool:
+    """Whether a SIGINT received now reached process ``child`` too, from the terminal: the child
+    is in this process group, and it is the foreground group of this process's terminal (where
+    there is no process group, as on Windows, the console gives every process its Ctrl-C)."""
+    if not hasattr(os, "getpgid"):
+        return True
+    try:
+        if os.getpgid(child) != os.getpgrp():
+            return False
+        terminal = os.open("/dev/tty", os.O_RDONLY)
+    except OSError:  # the child has ended, or this process has no terminal
+        return False
+    try:
+        return os.tcgetpgrp(terminal) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(terminal)
+
+
+class SignalForwarding:
+    """While in the block, the signals of ``FORWARDED`` that this process receives go to the
+    child given to :meth:`started` (those received before it started, once it has); the
+    handlers they had are restored after. Outside the main thread, where Python cannot set
+    handlers, nothing changes."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self._pending: list[int] = []
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> SignalForwarding:
+        if threading.current_thread() is threading.main_thread():
+            for signum in FORWARDED:
+                self._previous[signum] = signal.signal(signum, self._received)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+
+    def started(self, process: subprocess.Popen) -> None:
+        self.process = process
+        for signum in self._pending:  # none of them reached it: it did not exist yet
+            process.send_signal(signum)
+        self._pending.clear()
+
+    def _received(self, signum: int, frame: FrameType | None) -> None:
+        if self.process is None:
+            self._pending.append(signum)
+        else:
+            self._forward(signum)
+
+    def _forward(self, signum: int) -> None:
+        if signum == signal.SIGINT and terminal_sent_it(self.process.pid):
+            return
+        with contextlib.suppress(ProcessLookupError):  # it ended since
+            self.process.send_signal(signum)  # nothing once the child has been waited for
+
+
+def exit_status(returncode: int) -> int:
+    """A child's exit status as a shell reports it: 128 + N when signal N ended it."""
+    return returncode if returncode >= 0 else 128 - returncode
+
+
 def run_command(command: Sequence[str]) -> int:
     """Run ``command`` with the drop-ins installed in it; its exit status."""
     command = list(command)
@@ -67,11 +148,14 @@ def run_command(command: Sequence[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="rouge_plus_compat_") as directory:
         site = Path(directory)
         (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
-        try:
-            return subprocess.run(command, env=child_environment(site), check=False).returncode
-        except FileNotFoundError:
-            print(f"rouge-plus run: no such command: {command[0]}", file=sys.stderr)
-            return 127
+        with SignalForwarding() as forwarding:
+            try:
+                process = subprocess.Popen(command, env=child_environment(site))
+            except FileNotFoundError:
+                print(f"rouge-plus run: no such command: {command[0]}", file=sys.stderr)
+                return 127
+            forwarding.started(process)
+            return exit_status(process.wait())
 
 
 if __name__ == "__main__":

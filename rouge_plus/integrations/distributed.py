@@ -1,6 +1,11 @@
 """What the Ray Data and Spark front ends share: Arrow batches scored where they are, and corpus
 results computed once from the per-example columns gathered back in row order.
 
+:class:`Engine` is the whole body of both front ends; ``ray_data.py`` and ``spark_sql.py`` each
+subclass it with the two things their engine does its own way (scoring the data lazily where it
+is, and gathering the score columns with the column that orders the rows), and publish its
+methods under their names.
+
 Per-example scores do not depend on the other rows of a batch, so any partitioning gives the
 same columns; a corpus result (a mean's last bits, a bootstrap's resamples, a paired test)
 depends on the row order, which is why the gathered rows are sorted by an index column first.
@@ -8,6 +13,7 @@ depends on the row order, which is why the gathered rows are sorted by an index 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -136,3 +142,58 @@ def compare_gathered(
         baseline_name=baseline,
         **test,
     )
+
+
+class Engine(ABC):
+    """A distributed data engine's front end: per-example columns added where the data is, and
+    corpus results and paired tests computed once from the columns gathered in row order."""
+
+    @abstractmethod
+    def scored(self, data: Any, scorer: BatchScorer) -> Any:
+        """``data`` with ``scorer``'s columns, computed lazily where the data is."""
+
+    @abstractmethod
+    def gathered(
+        self, data: Any, scorer: BatchScorer, index_column: str | None
+    ) -> tuple[Any, str | None, Any]:
+        """``data`` scored, and ``(table, order, scored)``: the score columns as one Arrow table
+        on the driver, the column of ``table`` that orders its rows (``None`` when the rows
+        already are in the data's order), and the scored data."""
+
+    def with_scores(
+        self, data: Any, prediction_column: str, reference_column: str, options: Mapping
+    ) -> Any:
+        settings = ScoreOptions.from_kwargs(**options)
+        return self.scored(data, BatchScorer({"": prediction_column}, reference_column, settings))
+
+    def score(
+        self,
+        data: Any,
+        prediction_column: str,
+        reference_column: str,
+        index_column: str | None,
+        options: Mapping,
+    ) -> tuple[dict[str, float], Any]:
+        """The corpus result and the scored data."""
+        settings = checked_options(options)
+        scorer = BatchScorer({"": prediction_column}, reference_column, settings)
+        table, order, scored = self.gathered(data, scorer, index_column)
+        return gathered_scores(table, settings, order).aggregate(), scored
+
+    def compare(
+        self,
+        data: Any,
+        baseline_column: str,
+        system_columns: list[str],
+        reference_column: str,
+        index_column: str | None,
+        test: Mapping[str, object] | None,
+        options: Mapping,
+    ) -> Any:
+        settings = checked_options(options)
+        predictions = {f"{column}_": column for column in [baseline_column, *system_columns]}
+        scorer = BatchScorer(predictions, reference_column, settings)
+        table, order, _ = self.gathered(data, scorer, index_column)
+        return compare_gathered(
+            table, settings, order, baseline_column, list(system_columns), test or {}
+        )

@@ -17,15 +17,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from ..options import ScoreOptions
-from ..results import score_column_names
-from .distributed import (
-    BatchScorer,
-    checked_options,
-    compare_gathered,
-    gathered_scores,
-    missing_extra,
-)
+from .distributed import BatchScorer, Engine, missing_extra
 
 BATCH_SIZE = 1024
 
@@ -37,36 +29,6 @@ def _ray() -> Any:
     except ImportError as error:
         raise missing_extra("Ray Data") from error
     return ray
-
-
-def _scored(
-    dataset: Any,
-    predictions: Mapping[str, str],
-    reference_column: str,
-    options: ScoreOptions,
-    batch_size: int,
-) -> Any:
-    _ray()
-    scorer = BatchScorer(predictions, reference_column, options)
-    schema = dataset.schema(fetch_if_missing=False)  # None when only an execution would tell
-    if schema is not None:
-        scorer.check(schema.names)
-    return dataset.map_batches(scorer, batch_format="pyarrow", batch_size=batch_size)
-
-
-def with_scores(
-    dataset: Any,
-    prediction_column: str = "prediction",
-    reference_column: str = "references",
-    *,
-    batch_size: int = BATCH_SIZE,
-    **options: object,
-) -> Any:
-    """``dataset`` (a ``ray.data.Dataset``) with ``<type>_precision``/``_recall``/``_fmeasure``
-    columns, computed lazily on the workers; ``options`` are those of :func:`rouge_plus.score`.
-    ``reference_column`` holds one reference text or a list of texts per row."""
-    settings = ScoreOptions.from_kwargs(**options)
-    return _scored(dataset, {"": prediction_column}, reference_column, settings, batch_size)
 
 
 @contextmanager
@@ -82,11 +44,48 @@ def _in_order(dataset: Any, keep_order: bool) -> Iterator[None]:
         options.preserve_order = previous
 
 
-def _gather(dataset: Any, columns: list[str]) -> Any:
-    import pyarrow as pa
+class _RayData(Engine):
+    """Batches of ``batch_size`` rows scored by ``map_batches``; the scored dataset kept in the
+    object store when ``materialize``."""
 
-    ray = _ray()
-    return pa.concat_tables(ray.get(dataset.select_columns(columns).to_arrow_refs()))
+    def __init__(self, batch_size: int, materialize: bool = False) -> None:
+        self.batch_size = batch_size
+        self.materialize = materialize
+
+    def scored(self, data: Any, scorer: BatchScorer) -> Any:
+        _ray()
+        schema = data.schema(fetch_if_missing=False)  # None when only an execution would tell
+        if schema is not None:
+            scorer.check(schema.names)
+        return data.map_batches(scorer, batch_format="pyarrow", batch_size=self.batch_size)
+
+    def gathered(
+        self, data: Any, scorer: BatchScorer, index_column: str | None
+    ) -> tuple[Any, str | None, Any]:
+        import pyarrow as pa
+
+        ray = _ray()
+        scored = self.scored(data, scorer)
+        columns = scorer.column_names() + ([index_column] if index_column else [])
+        with _in_order(scored, index_column is None):
+            if self.materialize:
+                scored = scored.materialize()
+            table = pa.concat_tables(ray.get(scored.select_columns(columns).to_arrow_refs()))
+        return table, index_column, scored
+
+
+def with_scores(
+    dataset: Any,
+    prediction_column: str = "prediction",
+    reference_column: str = "references",
+    *,
+    batch_size: int = BATCH_SIZE,
+    **options: object,
+) -> Any:
+    """``dataset`` (a ``ray.data.Dataset``) with ``<type>_precision``/``_recall``/``_fmeasure``
+    columns, computed lazily on the workers; ``options`` are those of :func:`rouge_plus.score`.
+    ``reference_column`` holds one reference text or a list of texts per row."""
+    return _RayData(batch_size).with_scores(dataset, prediction_column, reference_column, options)
 
 
 def score_ray_dataset(
@@ -105,14 +104,10 @@ def score_ray_dataset(
     Returns the aggregate dict, or with ``add_scores=True`` ``(aggregate, dataset)``, the
     materialized dataset with the per-example columns of :func:`with_scores`.
     """
-    settings = checked_options(options)
-    scored = _scored(dataset, {"": prediction_column}, reference_column, settings, batch_size)
-    columns = score_column_names(settings) + ([index_column] if index_column else [])
-    with _in_order(scored, index_column is None):
-        if add_scores:
-            scored = scored.materialize()
-        table = _gather(scored, columns)
-    result = gathered_scores(table, settings, index_column).aggregate()
+    engine = _RayData(batch_size, materialize=add_scores)
+    result, scored = engine.score(
+        dataset, prediction_column, reference_column, index_column, options
+    )
     return (result, scored) if add_scores else result
 
 
@@ -131,13 +126,6 @@ def compare_ray_dataset(
     references (``rouge_plus.comparison.compare_scores`` with the settings ``test``, e.g.
     ``{"method": "bootstrap", "n_resamples": 1000}``), from per-example scores computed on the
     workers and gathered in row order as in :func:`score_ray_dataset`."""
-    settings = checked_options(options)
-    columns = [baseline_column, *system_columns]
-    predictions = {f"{column}_": column for column in columns}
-    scored = _scored(dataset, predictions, reference_column, settings, batch_size)
-    names = BatchScorer(predictions, reference_column, settings).column_names()
-    with _in_order(scored, index_column is None):
-        table = _gather(scored, names + ([index_column] if index_column else []))
-    return compare_gathered(
-        table, settings, index_column, baseline_column, list(system_columns), test or {}
+    return _RayData(batch_size).compare(
+        dataset, baseline_column, system_columns, reference_column, index_column, test, options
     )

@@ -16,14 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..options import ScoreOptions
-from .distributed import (
-    BatchScorer,
-    checked_options,
-    compare_gathered,
-    gathered_scores,
-    missing_extra,
-)
+from .distributed import BatchScorer, Engine, missing_extra
 
 # The row number added when no index column is given.
 ROW_NUMBER = "__rouge_plus_row"
@@ -37,18 +30,36 @@ def _spark_sql() -> Any:
     return functions, types
 
 
-def _scored(
-    dataframe: Any, predictions: Mapping[str, str], reference_column: str, options: ScoreOptions
-) -> tuple[Any, list[str]]:
-    _, types = _spark_sql()
-    scorer = BatchScorer(predictions, reference_column, options)
-    scorer.check(dataframe.columns)
-    names = scorer.column_names()
-    schema = types.StructType(
-        [*dataframe.schema.fields]
-        + [types.StructField(name, types.DoubleType(), False) for name in names]
-    )
-    return dataframe.mapInArrow(scorer.each, schema), names
+def _numbered(dataframe: Any, index_column: str | None) -> tuple[Any, str]:
+    """The DataFrame and the column that orders its rows (a row number added if none)."""
+    if index_column is not None:
+        return dataframe, index_column
+    functions, _ = _spark_sql()
+    return dataframe.withColumn(ROW_NUMBER, functions.monotonically_increasing_id()), ROW_NUMBER
+
+
+class _SparkSQL(Engine):
+    """Partitions scored by ``mapInArrow``; the rows ordered by the index column or a row
+    number."""
+
+    def scored(self, data: Any, scorer: BatchScorer) -> Any:
+        _, types = _spark_sql()
+        scorer.check(data.columns)
+        schema = types.StructType(
+            [*data.schema.fields]
+            + [types.StructField(name, types.DoubleType(), False) for name in scorer.column_names()]
+        )
+        return data.mapInArrow(scorer.each, schema)
+
+    def gathered(
+        self, data: Any, scorer: BatchScorer, index_column: str | None
+    ) -> tuple[Any, str | None, Any]:
+        numbered, index = _numbered(data, index_column)
+        scored = self.scored(numbered, scorer)
+        return scored.select(index, *scorer.column_names()).toArrow(), index, scored
+
+
+_SPARK = _SparkSQL()
 
 
 def with_scores(
@@ -60,16 +71,7 @@ def with_scores(
     """``dataframe`` (a ``pyspark.sql.DataFrame``) with ``<type>_precision``/``_recall``/
     ``_fmeasure`` double columns, computed lazily on the executors; ``options`` are those of
     :func:`rouge_plus.score`. ``reference_column`` holds a string or an array of strings."""
-    settings = ScoreOptions.from_kwargs(**options)
-    return _scored(dataframe, {"": prediction_column}, reference_column, settings)[0]
-
-
-def _numbered(dataframe: Any, index_column: str | None) -> tuple[Any, str]:
-    """The DataFrame and the column that orders its rows (a row number added if none)."""
-    if index_column is not None:
-        return dataframe, index_column
-    functions, _ = _spark_sql()
-    return dataframe.withColumn(ROW_NUMBER, functions.monotonically_increasing_id()), ROW_NUMBER
+    return _SPARK.with_scores(dataframe, prediction_column, reference_column, options)
 
 
 def score_spark_dataframe(
@@ -83,11 +85,7 @@ def score_spark_dataframe(
     """Corpus ROUGE of a ``pyspark.sql.DataFrame``, equal to :func:`rouge_plus.score` on the
     same rows in the order of ``index_column`` (unique values; default: the DataFrame's order).
     """
-    settings = checked_options(options)
-    numbered, index = _numbered(dataframe, index_column)
-    scored, names = _scored(numbered, {"": prediction_column}, reference_column, settings)
-    table = scored.select(index, *names).toArrow()
-    return gathered_scores(table, settings, index).aggregate()
+    return _SPARK.score(dataframe, prediction_column, reference_column, index_column, options)[0]
 
 
 def compare_spark_dataframe(
@@ -104,12 +102,6 @@ def compare_spark_dataframe(
     references (``rouge_plus.comparison.compare_scores`` with the settings ``test``), from
     per-example scores computed on the executors and collected in row order as in
     :func:`score_spark_dataframe`."""
-    settings = checked_options(options)
-    numbered, index = _numbered(dataframe, index_column)
-    columns = [baseline_column, *system_columns]
-    predictions = {f"{column}_": column for column in columns}
-    scored, names = _scored(numbered, predictions, reference_column, settings)
-    table = scored.select(index, *names).toArrow()
-    return compare_gathered(
-        table, settings, index, baseline_column, list(system_columns), test or {}
+    return _SPARK.compare(
+        dataframe, baseline_column, system_columns, reference_column, index_column, test, options
     )

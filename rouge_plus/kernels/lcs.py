@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 
 
-def _columns(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> Iterator[int]:
-    """The column vector before the first prediction token and after each one."""
+def lcs_columns(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> Iterator[int]:
+    """The column vector before the first prediction token and after each one (bit ``i`` is 0
+    where the LCS table grows from row ``i`` to ``i + 1``): the drop-ins' tracebacks read them."""
     masks: dict[Hashable, int] = {}
     for i, token in enumerate(ref):
         masks[token] = masks.get(token, 0) | (1 << i)
@@ -47,7 +48,7 @@ def lcs_length(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> int:
         return same
     if len(ref) > len(pred):
         ref, pred = pred, ref
-    *_, last = _columns(ref, pred)
+    *_, last = lcs_columns(ref, pred)
     return same + len(ref) - last.bit_count()
 
 
@@ -63,7 +64,7 @@ def lcs_path(ref: Sequence[Hashable], pred: Sequence[Hashable]) -> list[tuple[in
     """
     if not ref or not pred:
         return []
-    columns = list(_columns(ref, pred))
+    columns = list(lcs_columns(ref, pred))
     pairs = []
     i, j = len(ref), len(pred)
     while i > 0 and j > 0:

@@ -16,9 +16,7 @@ from .spec import Kernel, KernelSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import numpy as np
-
-    Buffer = bytes | bytearray | memoryview | np.ndarray
+    from .spec import Buffer
 
 
 _native = compiled("kernels._native")

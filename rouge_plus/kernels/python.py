@@ -18,7 +18,7 @@ from .spec import ASCII_WORD, Kernel, KernelSpec, int_list, unpack
 if TYPE_CHECKING:
     import numpy as np
 
-    from .native import Buffer
+    from .spec import Buffer
 
 __all__ = ["ASCII_WORD", "PythonVocabulary", "count_pairs_python"]
 

@@ -14,6 +14,11 @@ from enum import IntEnum
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NamedTuple
+
+    import numpy as np
+
+    # What the kernels read and return: bytes from the compiled ones, NumPy from their twins.
+    Buffer = bytes | bytearray | memoryview | np.ndarray
 else:
     from .._records import NamedTuple
 

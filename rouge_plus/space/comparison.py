@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from ..comparison import Comparison, _p_text, compare_scores
+from ..comparison import Comparison, compare_scores, format_p_value
 from ..errors import InputError, RougePlusError
 from ..inputs import Batch, normalize_inputs
 from ..options import ScoreOptions
@@ -107,7 +107,7 @@ def comparison_table_html(result: Comparison) -> str:
     ]
     for j, row in enumerate(result.rows):
         starred = row.p_value < alpha
-        p_text = _p_text(row.p_value)
+        p_text = format_p_value(row.p_value)
         rows.append(
             _row(row.system if j % len(types) == 0 else "", row.rouge_type, row.score)
             + f"<td>{row.delta:+.4f}</td><td>{row.ci_low:+.4f} – {row.ci_high:+.4f}</td>"

@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..kernels.native import Buffer
+    from ..kernels.spec import Buffer
     from .protocols import SentenceSplitter, Tokenizer
 
 # Word ids to stem ids on buffers, compiled (text/_stemmers.c); None without the extension.

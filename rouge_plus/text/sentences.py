@@ -25,8 +25,6 @@ from ..errors import OptionError, OptionTypeError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NamedTuple
-
-    from .protocols import SentenceSplitter
 else:
     from .._records import NamedTuple
 
@@ -276,8 +274,9 @@ def available_sentence_splitters() -> list[str]:
 
 def get_sentence_splitter(
     spec: str | Callable[[str], list[str]], hard_marks: str = "", soft_marks: str = ""
-) -> SentenceSplitter:
-    """Return the splitter ``spec`` names, or wrap a callable ``str -> list[str]``.
+) -> BuiltinSplitter | CheckedSplitter:
+    """Return the splitter ``spec`` names, or wrap a callable ``str -> list[str]`` (either is a
+    ``protocols.SentenceSplitter``).
 
     A callable is named by its ``name`` attribute if it has one, else
     ``custom:<qualified name>``. ``hard_marks`` and ``soft_marks`` are a language's own

@@ -57,6 +57,7 @@ def _assert_same(ours: dict[str, np.ndarray], oracle: dict[str, np.ndarray]) -> 
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["nostem", "stem"])
 @pytest.mark.parametrize("tokenizer", ["rouge_score", "default"])
 def test_single_reference_bench(bench_rows, tokenizer, use_stemmer):
@@ -87,6 +88,7 @@ def _multi_reference_rows(bench_rows: list[dict]) -> tuple[list[str], list[list[
     return predictions, references
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_stemmer", [False, True], ids=["nostem", "stem"])
 @pytest.mark.parametrize("tokenizer", ["rouge_score", "default"])
 def test_multi_reference_matches_score_multi(bench_rows, tokenizer, use_stemmer):

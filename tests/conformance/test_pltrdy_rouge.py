@@ -125,6 +125,7 @@ def test_files_rouge(tmp_path):
         assert ours == real_rouge.FilesRouge().get_scores(str(hyp_file), str(ref_file), avg=avg)
 
 
+@pytest.mark.slow
 def test_the_bench_pairs():
     rows = read_jsonl(BENCH)
     hyps = [row["prediction"] for row in rows]

@@ -234,6 +234,7 @@ def test_api_reports_bad_input_as_an_error_message(client) -> None:
 # --- the server: refusals, shutdown ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_refusals_are_one_log_line_and_sigterm_leaves_no_files(tmp_path) -> None:
     """What only a client skipping the page sends (too few values, a file it did not upload,
     a column its pickers do not offer) is refused with one line in the log, not a traceback;

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # a browser and the app's server: over 2 minutes
+
 pytest.importorskip("gradio", reason="the app needs gradio")
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="browser tests need the Python playwright package"

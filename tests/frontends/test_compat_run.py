@@ -53,6 +53,7 @@ def _python(*args: str, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # spawn workers each import the package: over 30 s
 @pytest.mark.parametrize("entry", [["rouge_plus.compat.run"], ["rouge_plus", "run"]])
 def test_run_serves_the_program_and_its_fork_and_spawn_workers(tmp_path, entry):
     """``python -m rouge_plus.compat.run -- ...`` and ``rouge-plus run -- ...`` alike."""

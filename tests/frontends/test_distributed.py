@@ -111,6 +111,7 @@ def runs(rows, tmp_path_factory) -> dict[int, tuple[dict, list, Path]]:
     }
 
 
+@pytest.mark.slow  # the six processes of `runs` take over a minute
 @pytest.mark.parametrize("num_process", sorted(EXPERIMENTS))
 def test_process_zero_returns_the_single_process_result(num_process, rows, runs):
     options, results, _ = runs[num_process]
@@ -121,6 +122,7 @@ def test_process_zero_returns_the_single_process_result(num_process, rows, runs)
     assert results[1:] == [None] * (len(results) - 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("num_process", sorted(EXPERIMENTS))
 def test_no_cache_or_lock_file_is_left_behind(num_process, runs):
     _, _, tmp_path = runs[num_process]

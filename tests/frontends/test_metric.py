@@ -20,6 +20,7 @@ PREDICTIONS = ["The cat and the dog.", "the cat was on the mat\nmy dog ate the h
 REFERENCES = [["The cat is on the mat."], ["the cat sat on the mat\nthe dog ate my homework"]]
 
 
+@pytest.mark.slow  # a fresh interpreter importing evaluate: over 30 s here
 def test_load_from_repo_path_offline(tmp_path):
     script = (
         "import evaluate, json\n"
@@ -185,6 +186,7 @@ def test_add_takes_both_spellings_and_several_references():
         metric.add(reference="a")
 
 
+@pytest.mark.slow
 def test_load_is_the_metric_with_default_options(tmp_path):
     """``rouge_plus.load(**options)``: the metric from any directory, offline, combinable."""
     code = (

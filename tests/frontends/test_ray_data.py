@@ -24,7 +24,11 @@ from rouge_plus.integrations import ray_data
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.data")
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
+# A local cluster of 2 CPUs: its start and first job take over 20 s.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning"),
+]
 
 REPO = Path(__file__).resolve().parents[2]
 START_LIMIT = 240  # seconds to start the local cluster

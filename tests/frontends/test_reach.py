@@ -81,6 +81,7 @@ def _bench_rows(n: int) -> list[dict]:
     return read_jsonl(BENCH)[:n]
 
 
+@pytest.mark.slow  # lm-eval's import and its task: over 30 s
 def test_lm_eval_truthfulqa():
     _needs("lm_eval", "sacrebleu", "rouge_score")
     rows = _bench_rows(40)

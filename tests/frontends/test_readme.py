@@ -32,6 +32,8 @@ _SETUP_MARKER = re.compile(r"^<!-- test-setup: ([\w.]+\.py) -->$")
 SUPPORT = REPO / "tests" / "support"
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _CLI_PREFIXES = ("rouge-plus", "python -m rouge_plus")
+# A fresh interpreter that loads one of these frameworks takes over 20 s on 2 CPUs: slow.
+_FRAMEWORKS = re.compile(r"\b(evaluate|datasets|transformers|trl|RougePlus|rouge_plus\.load)\b")
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,9 @@ def _cases() -> list:
                 code = block.code
                 if block.setup:
                     code = (SUPPORT / block.setup).read_text(encoding="utf-8") + "\n" + code
-                cases.append(pytest.param(("python", code), id=f"{name}-python-line{block.line}"))
+                marks = [pytest.mark.slow] if _FRAMEWORKS.search(code) else []
+                case_id = f"{name}-python-line{block.line}"
+                cases.append(pytest.param(("python", code), id=case_id, marks=marks))
             elif block.language in ("bash", "sh", "shell", "console"):
                 for k, command in enumerate(cli_commands(block.code)):
                     case = pytest.param(("cli", command), id=f"{name}-cli-line{block.line}-{k}")

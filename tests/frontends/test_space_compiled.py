@@ -31,6 +31,7 @@ def _refuse(*args: object, **kwargs: object) -> None:
     raise AssertionError("no build expected")
 
 
+@pytest.mark.slow  # compiles every C extension: over 30 s
 def test_builds_once_where_there_is_a_compiler(tmp_path, monkeypatch):
     if compiled.compiler() is None:
         pytest.skip("no C compiler here")

@@ -185,6 +185,7 @@ def raise_a_limit(message: str) -> None:
     raise LimitError(message)
 
 
+@pytest.mark.slow
 def test_large_work_runs_in_a_worker_that_is_killed_when_the_budget_is_spent() -> None:
     """Work is not looked in on between its pieces, but stopped: the worker is killed, so no
     piece of work, however long, runs past the budget (the pure-Python kernels take seconds on

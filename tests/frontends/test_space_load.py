@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a server under bursts of requests: minutes
+
 pytest.importorskip("gradio", reason="the app needs gradio")
 gradio_client = pytest.importorskip("gradio_client")
 

@@ -25,9 +25,13 @@ pytest.importorskip("pyspark")
 if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
     pytest.skip("Spark needs a Java runtime (openjdk-17-jre-headless)", allow_module_level=True)
 
-pytestmark = pytest.mark.filterwarnings(
-    "ignore::DeprecationWarning", "ignore::FutureWarning", "ignore::ResourceWarning"
-)
+# A local Spark session of 2 CPUs: its start and first job take over a minute.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.filterwarnings(
+        "ignore::DeprecationWarning", "ignore::FutureWarning", "ignore::ResourceWarning"
+    ),
+]
 
 REPO = Path(__file__).resolve().parents[2]
 START_LIMIT = 300  # seconds to start the JVM and the session

@@ -88,6 +88,7 @@ def _tiny_causal_lm(directory):
     return transformers.GPT2LMHeadModel(config), tokenizer
 
 
+@pytest.mark.slow  # a GRPO training run: over a minute
 def test_grpo_trainer_trains_with_the_reward(tmp_path):
     trl = pytest.importorskip("trl")
     datasets = pytest.importorskip("datasets")

@@ -33,6 +33,9 @@ from support.repo_copy import (
 import rouge_plus
 
 pytest.importorskip("build", reason="the packaging tests need build (the test extra)")
+# Builds an sdist and a wheel (over 30 s), and installs them in fresh virtual environments.
+pytestmark = pytest.mark.slow
+
 WHEELHOUSE = REPO / "build" / "test-wheelhouse"
 OPTIONAL = ("evaluate", "datasets", "pandas", "matplotlib", "gradio", "transformers")
 PREDICTIONS = ["the cats were sitting on the mat", "a dog ran"]

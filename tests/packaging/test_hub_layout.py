@@ -69,6 +69,7 @@ def run_child(code: str, env: dict[str, str], cwd) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow  # evaluate loading from a fake Hub in a fresh interpreter: over a minute
 def test_evaluate_load_from_the_space(hub, tmp_path):
     hub.requests.clear()
     code = f"""
@@ -97,6 +98,7 @@ print(json.dumps({{
     assert hub.outside == [], f"requests for other hosts: {hub.outside}"
 
 
+@pytest.mark.slow
 def test_without_the_package_evaluate_names_what_to_install(hub, tmp_path):
     code = BLOCK_ROUGE_PLUS + f"import evaluate\nevaluate.load({SPACE!r})\n"
     done = run_child(code, hub_environment(hub, tmp_path), cwd=tmp_path)

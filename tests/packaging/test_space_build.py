@@ -64,6 +64,7 @@ def test_requirements_are_the_package_dependencies_and_the_app_extra():
     assert not any(line.startswith(("-e", ".", "-r")) for line in requirement_lines())
 
 
+@pytest.mark.slow  # pip resolves the requirements: about 20 s
 def test_requirements_resolve_in_an_empty_directory(tmp_path):
     """pip resolves requirements.txt with the Space's gradio for the Space's Python (the front
     matter's python_version: the Spaces default, 3.10, has no matplotlib 3.11), from a directory
@@ -113,6 +114,7 @@ def test_outside_the_copy_rouge_plus_is_not_installed(space, tmp_path):
     assert done.stdout.split() == [str(copy / "rouge_plus" / "__init__.py"), "False"], done.stderr
 
 
+@pytest.mark.slow  # the app started from a copy: over 30 s
 def test_app_runs_from_the_copy_and_scores_like_the_library(space):
     gradio_client = pytest.importorskip("gradio_client")
     python, env, copy = space

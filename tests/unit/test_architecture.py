@@ -4,6 +4,8 @@ Space launcher, and an API that exposes every option (docs/ARCHITECTURE.md descr
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -64,11 +66,12 @@ def _module_name(path: Path, repo: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, repo: Path) -> list[str]:
-    """Absolute names of the rouge_plus modules ``path`` imports."""
+def _imported_names(path: Path, repo: Path) -> Iterator[tuple[str, str | None]]:
+    """``(module, name)`` of every import in ``path``, wherever it is (at the top, in a
+    function, under ``TYPE_CHECKING``): ``(X, a)`` for ``from X import a``, ``(X, None)`` for
+    ``import X``; relative imports made absolute."""
     module = _module_name(path, repo)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
@@ -76,12 +79,19 @@ def _imports(path: Path, repo: Path) -> list[str]:
                 name = ".".join([*base, node.module] if node.module else base)
             else:
                 name = node.module or ""
-            targets = [name] + [f"{name}.{alias.name}" for alias in node.names]
+            yield from ((name, alias.name) for alias in node.names)
         elif isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        else:
-            continue
-        found += [t for t in targets if t.startswith("rouge_plus.") or t == "rouge_plus"]
+            yield from ((alias.name, None) for alias in node.names)
+
+
+def _imports(path: Path, repo: Path) -> list[str]:
+    """Absolute names of the rouge_plus modules ``path`` imports: ``from package import
+    module`` names the module, ``from module import name`` the module."""
+    found = []
+    for module, name in _imported_names(path, repo):
+        target = (name and _existing(f"{module}.{name}", repo)) or module
+        if target.startswith("rouge_plus.") or target == "rouge_plus":
+            found.append(target)
     return found
 
 
@@ -91,6 +101,63 @@ def _existing(name: str, repo: Path) -> str | None:
     if path.with_suffix(".py").exists() or (path / "__init__.py").exists():
         return name
     return None
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of ``graph`` (each node to the nodes it imports): its strongly
+    connected components of two nodes or more, and the nodes that import themselves, each
+    sorted (Tarjan's algorithm)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for other in graph.get(node, ()):
+            if other not in order:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], order[other])
+        if low[node] == order[node]:
+            component = []
+            while not component or component[-1] != node:
+                component.append(stack.pop())
+            if len(component) > 1 or node in graph.get(node, ()):
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return sorted(found)
+
+
+def import_graph(repo: Path) -> dict[str, set[str]]:
+    """Each module of ``repo/rouge_plus`` and the modules of the package it imports."""
+    return {
+        _module_name(path, repo): {
+            name for name in _imports(path, repo) if _existing(name, repo) is not None
+        }
+        for path in (repo / "rouge_plus").rglob("*.py")
+    }
+
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+
+def include_graph(repo: Path) -> dict[str, set[str]]:
+    """Each C file (``.c``, ``.h``) of ``repo/rouge_plus``, by its path in the repository, and
+    the files it includes with ``#include "..."``."""
+    graph = {}
+    for path in sorted((repo / "rouge_plus").rglob("*.[ch]")):
+        text = path.read_text(encoding="utf-8")
+        graph[path.relative_to(repo).as_posix()] = {
+            (path.parent / name).resolve().relative_to(repo.resolve()).as_posix()
+            for name in INCLUDE.findall(text)
+        }
+    return graph
 
 
 def upward_imports(repo: Path) -> list[str]:
@@ -107,11 +174,110 @@ def upward_imports(repo: Path) -> list[str]:
     return sorted(upward)
 
 
+def private_imports(repo: Path) -> list[str]:
+    """``importer -> module.name`` for every private name (``_name``, not a module) that a module
+    of ``repo/rouge_plus`` imports from another: what a module shares is public, with a
+    docstring."""
+    found = []
+    for path in (repo / "rouge_plus").rglob("*.py"):
+        importer = _module_name(path, repo)
+        for module, name in _imported_names(path, repo):
+            if not (module.startswith("rouge_plus") and name and module != importer):
+                continue
+            private = name.startswith("_") and not name.startswith("__")
+            if private and _existing(f"{module}.{name}", repo) is None:
+                found.append(f"{importer} -> {module}.{name}")
+    return sorted(found)
+
+
 def test_at_most_fifteen_modules_at_the_top():
     """The top level holds the core API's stages and the package's faces; anything else belongs
     in a stage's folder."""
     modules = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(modules) <= 15, modules
+
+
+# A declaration at the top of a C file: an ``extern`` object, or a function's return type, name,
+# parameters and semicolon (``static`` ones are the file's own).
+DECLARATION = re.compile(
+    r"^(?:extern\b[^;]*|(?!static\b|return\b)\w[\w \t]*[\s*]\w+\([^;{}()]*\));", re.MULTILINE
+)
+
+
+def ad_hoc_sharing(repo: Path) -> list[str]:
+    """The C files of ``repo/rouge_plus`` that include another C file or declare what another
+    defines, where a header should."""
+    found = []
+    for path in sorted((repo / "rouge_plus").rglob("*.c")):
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(repo).as_posix()
+        included = INCLUDE.findall(text)
+        found += [f"{where} includes {name}" for name in included if name.endswith(".c")]
+        found += [
+            f"{where} declares {' '.join(declaration.group().split())}"
+            for declaration in DECLARATION.finditer(text)
+        ]
+    return found
+
+
+def test_no_python_module_imports_itself_through_others():
+    """Not even from a function or under ``TYPE_CHECKING``: what two modules share lives in a
+    third that both import (``kernels/spec.py`` for ``native.py`` and ``python.py``)."""
+    assert cycles(import_graph(REPO)) == []
+
+
+def test_no_c_file_includes_itself_through_others():
+    assert cycles(include_graph(REPO)) == []
+
+
+def test_c_files_share_through_headers_only():
+    """What the files of an extension share is declared in its header (``_native.h``,
+    ``_tagger.h``) and defined once."""
+    assert ad_hoc_sharing(REPO) == []
+
+
+def test_the_header_check_sees_ad_hoc_sharing(tmp_path):
+    kernels = tmp_path / "rouge_plus" / "kernels"
+    kernels.mkdir(parents=True)
+    (kernels / "_native.c").write_text(
+        '#include "_native.h"\nPyDoc_STRVAR(doc, "f(x)");\nstatic int g(void);\n',
+        encoding="utf-8",
+    )
+    assert ad_hoc_sharing(tmp_path) == []
+    (kernels / "_native_lcs.c").write_text('#include "_native.c"\n', encoding="utf-8")
+    (kernels / "_tagger.c").write_text(
+        "extern Py_ssize_t word_cache_limit;\nHIDDEN int tag_parts(Model *m,\n    int n);\n",
+        encoding="utf-8",
+    )
+    assert ad_hoc_sharing(tmp_path) == [
+        "rouge_plus/kernels/_native_lcs.c includes _native.c",
+        "rouge_plus/kernels/_tagger.c declares extern Py_ssize_t word_cache_limit;",
+        "rouge_plus/kernels/_tagger.c declares HIDDEN int tag_parts(Model *m, int n);",
+    ]
+
+
+def test_the_cycle_checks_see_a_cycle(tmp_path):
+    """The checks above can fail: a function-level import back, and headers that include each
+    other, are cycles; a chain is none."""
+    kernels = tmp_path / "rouge_plus" / "kernels"
+    kernels.mkdir(parents=True)
+    for package in (tmp_path / "rouge_plus", kernels):
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    (kernels / "spec.py").write_text("", encoding="utf-8")
+    (kernels / "native.py").write_text("from . import python, spec\n", encoding="utf-8")
+    (kernels / "python.py").write_text(
+        "from .spec import Kernel\n\n\ndef f():\n    from .native import Buffer\n",
+        encoding="utf-8",
+    )
+    assert cycles(import_graph(tmp_path)) == [
+        ["rouge_plus.kernels.native", "rouge_plus.kernels.python"]
+    ]
+    (kernels / "a.h").write_text('#include "b.h"\n', encoding="utf-8")
+    (kernels / "b.h").write_text('#include "../kernels/a.h"\n', encoding="utf-8")
+    (kernels / "a.c").write_text('#include "a.h"\n#include <Python.h>\n', encoding="utf-8")
+    assert cycles(include_graph(tmp_path)) == [["rouge_plus/kernels/a.h", "rouge_plus/kernels/b.h"]]
+    (kernels / "python.py").write_text("from .spec import Kernel\n", encoding="utf-8")
+    assert cycles(import_graph(tmp_path)) == []
 
 
 def test_the_command_line_has_no_import_cycle():
@@ -150,6 +316,24 @@ def test_an_import_of_the_package_face_is_seen(tmp_path):
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "comparison.py").write_text("from . import RougeScorer\n", encoding="utf-8")
     assert upward_imports(tmp_path) == ["rouge_plus.comparison -> rouge_plus"]
+
+
+def test_no_module_imports_a_private_name_of_another():
+    assert private_imports(REPO) == []
+
+
+def test_the_private_name_check_sees_one(tmp_path):
+    """The check above can fail; a private submodule (``from . import _native``) is no
+    private name."""
+    package = tmp_path / "rouge_plus"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "_native.py").write_text("", encoding="utf-8")
+    (package / "inputs.py").write_text("def _texts(): pass\n", encoding="utf-8")
+    (package / "all_pairs.py").write_text(
+        "from . import _native\nfrom .inputs import _texts\n", encoding="utf-8"
+    )
+    assert private_imports(tmp_path) == ["rouge_plus.all_pairs -> rouge_plus.inputs._texts"]
 
 
 def test_app_py_is_a_short_launcher():

@@ -23,6 +23,9 @@ from rouge_plus.rouge2 import pos
 from rouge_plus.rouge2.pos import load_tagger
 from rouge_plus.text.tokenizers import get_tokenizer
 
+# Every bench sentence and row, through both twins: minutes on 2 CPUs.
+pytestmark = pytest.mark.slow
+
 tagger_module = compiled("rouge2._tagger")
 synonyms_module = compiled("scoring._synonyms")
 TAGGER = load_tagger()

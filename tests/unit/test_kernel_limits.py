@@ -194,6 +194,7 @@ def _distinct_word_pairs(draw):
     return pair if draw(st.booleans()) else pair[::-1]
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(st.lists(_distinct_word_pairs(), min_size=1, max_size=2))
 def test_skip_bigrams_equal_python_by_word_order(pairs):

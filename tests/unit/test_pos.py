@@ -70,6 +70,7 @@ def _nltk_tagger_from_bundled_json():
     return tagger
 
 
+@pytest.mark.slow
 def test_same_tags_as_nltk_perceptron_tagger(bench_rows: list[dict]) -> None:
     nltk_tagger = _nltk_tagger_from_bundled_json()
     token_pattern = re.compile(r"\w+(?:'\w+)?|[^\w\s]")

@@ -114,6 +114,7 @@ def test_porter_equals_nltk_on_generated_words(word):
     assert NLTK.stem(word) == porter.porter_stem(word) == compiled.porter_stem(word)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(rule_words, suffixed_words, any_words, st.text(st.sampled_from("ya\nse"))))
 def test_rouge155_porter_equals_python_on_generated_words(word):

@@ -32,100 +32,15 @@ rouge_plus's bit-parallel LCS, and defines what rouge 1.0.1 fails on:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ...errors import InputError, OptionError
-from ...kernels.lcs import _columns, lcs_length
-
-Sentences = list[str]
-Counts = dict[str, int]
+from .rouge_score import Sentences, rouge_l_summary_level, rouge_n
 
 
 def _sentences(text: str) -> Sentences:
     """rouge's sentences: the non-empty pieces between dots, whitespace runs made one space."""
     return [" ".join(piece.split()) for piece in text.split(".") if piece]
-
-
-def _words(sentences: Sequence[str]) -> list[str]:
-    return [word for sentence in sentences for word in sentence.split(" ")]
-
-
-def _ngrams(words: list[str], n: int) -> list[tuple[str, ...]]:
-    return list(zip(*(words[i:] for i in range(n)), strict=False))
-
-
-def _rouge_n_counts(hyp: Sentences, ref: Sentences, n: int, exclusive: bool) -> Counts:
-    if not hyp or not ref:
-        return _empty_counts(hyp, ref, lambda s: _ngram_count(s, n, exclusive))
-    hyp_ngrams, ref_ngrams = _ngrams(_words(hyp), n), _ngrams(_words(ref), n)
-    if exclusive:
-        hyp_set, ref_set = set(hyp_ngrams), set(ref_ngrams)
-        return {"hyp": len(hyp_set), "ref": len(ref_set), "overlap": len(hyp_set & ref_set)}
-    overlap = sum((Counter(hyp_ngrams) & Counter(ref_ngrams)).values())
-    return {"hyp": len(hyp_ngrams), "ref": len(ref_ngrams), "overlap": overlap}
-
-
-def _ngram_count(sentences: Sentences, n: int, exclusive: bool) -> int:
-    ngrams = _ngrams(_words(sentences), n)
-    return len(set(ngrams)) if exclusive else len(ngrams)
-
-
-def _lcs_words(ref: list[str], hyp: list[str]) -> list[str]:
-    """The words of the LCS that rouge's ``_recon_lcs(ref, hyp)`` reads out, last first.
-
-    Off a match it moves up (to ``i - 1``) when ``T[i-1][j] > T[i][j-1]``, else left; then
-    ``T[i][j] = T[i-1][j] > T[i][j-1]``, so it moves up exactly when the table grows from column
-    ``j - 1`` to ``j`` at row ``i``. ``T[i][j]`` is the number of 0 bits below bit ``i`` of
-    column ``j`` (see :mod:`rouge_plus.kernels.lcs`).
-    """
-    columns = list(_columns(ref, hyp))
-    words = []
-    i, j = len(ref), len(hyp)
-    while i and j:
-        if ref[i - 1] == hyp[j - 1]:
-            words.append(ref[i - 1])
-            i -= 1
-            j -= 1
-        else:
-            below = (1 << i) - 1
-            if (columns[j] & below).bit_count() < (columns[j - 1] & below).bit_count():
-                i -= 1
-            else:
-                j -= 1
-    return words
-
-
-def _rouge_l_counts(hyp: Sentences, ref: Sentences, exclusive: bool) -> Counts:
-    if not hyp or not ref:
-        return _empty_counts(hyp, ref, lambda s: _word_count(s, exclusive))
-    hyp_words = [sentence.split(" ") for sentence in hyp]
-    ref_words = [sentence.split(" ") for sentence in ref]
-    if exclusive:
-        union = {word for r in ref_words for h in hyp_words for word in _lcs_words(r, h)}
-        overlap = len(union)
-    else:
-        overlap = sum(lcs_length(r, h) for r in ref_words for h in hyp_words)
-    hyp_count, ref_count = _word_count(hyp, exclusive), _word_count(ref, exclusive)
-    return {"hyp": hyp_count, "ref": ref_count, "overlap": overlap}
-
-
-def _word_count(sentences: Sentences, exclusive: bool) -> int:
-    words = _words(sentences)
-    return len(set(words)) if exclusive else len(words)
-
-
-def _empty_counts(hyp: Sentences, ref: Sentences, size: Callable[[Sentences], int]) -> Counts:
-    """The counts of a pair with an empty side (rouge raises there): no overlap."""
-    return {"hyp": size(hyp) if hyp else 0, "ref": size(ref) if ref else 0, "overlap": 0}
-
-
-def _scores(counts: Counts) -> dict[str, float]:
-    """rouge's ``f_r_p_rouge_n``: P, R, and its F with ``1e-8`` in the denominator."""
-    precision = counts["overlap"] / counts["hyp"] if counts["hyp"] else 0.0
-    recall = counts["overlap"] / counts["ref"] if counts["ref"] else 0.0
-    f1_score = 2.0 * ((precision * recall) / (precision + recall + 1e-8))
-    return {"f": f1_score, "p": precision, "r": recall}
 
 
 def _metric(n: int | None) -> Callable[..., dict]:
@@ -136,10 +51,8 @@ def _metric(n: int | None) -> Callable[..., dict]:
         hyp: Sentences, ref: Sentences, raw_results: bool = False, exclusive: bool = True, **_
     ) -> dict:
         if n is None:
-            counts = _rouge_l_counts(hyp, ref, exclusive)
-        else:
-            counts = _rouge_n_counts(hyp, ref, n, exclusive)
-        return counts if raw_results else _scores(counts)
+            return rouge_l_summary_level(hyp, ref, raw_results=raw_results, exclusive=exclusive)
+        return rouge_n(hyp, ref, n, raw_results=raw_results, exclusive=exclusive)
 
     return metric
 

@@ -26,7 +26,8 @@ or a custom one (whose tokens may be any hashable, as in rouge_score). What diff
   numbers: ``_score_lcs`` (Alpaca's dedupe loop), ``_lcs_table``, ``lcs_ind``, ``_find_union``,
   ``_union_lcs``, ``_summary_level_lcs``, ``_create_ngrams``, ``_score_ngrams``; and a scorer's
   ``_tokenizer``. Not provided: ``_backtrack_norec``, its ``io`` module (CSV files in and out)
-  and its ``rouge`` command line.
+  and its ``rouge`` command line (after ``rouge_plus.compat.install()``, ``import rouge_score.io``
+  gives rouge_score's own, run on this drop-in, where rouge_score is installed).
 - Bytes texts: rouge_score lowercases them before decoding for ``rouge1``..``rougeL`` (so "İ"
   and the Kelvin sign separate tokens) but decodes them first for ``rougeLsum`` (where they
   lowercase to "i" and "k"); the shim reads them the first way for every type, and hands them

@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
-from ...kernels.lcs import _columns, lcs_length, lcs_path, summary_lcs_hits
+from ...kernels.lcs import lcs_columns, lcs_length, lcs_path, summary_lcs_hits
 from .scoring import Score, fmeasure
 
 __all__ = [
@@ -70,7 +70,7 @@ def _lcs_table(ref: Tokens, can: Tokens) -> list[list[int]]:
         return [[0] * (len(can) + 1)]
     width = (rows + 7) // 8
     packed = np.frombuffer(
-        b"".join(column.to_bytes(width, "little") for column in _columns(ref, can)), np.uint8
+        b"".join(column.to_bytes(width, "little") for column in lcs_columns(ref, can)), np.uint8
     ).reshape(-1, width)
     grows = 1 - np.unpackbits(packed, axis=1, count=rows, bitorder="little").astype(np.int64)
     table = np.zeros((rows + 1, len(can) + 1), dtype=np.int64)
