@@ -81,9 +81,8 @@ STORED = {
 def variants() -> dict[str, np.ndarray]:
     """Every variant's (systems x documents) scores on REALSumm, by label."""
     data = realsumm()
-    predictions = [text for row in data.summaries for text in row]
-    references = [data.references[j] for row in data.summaries for j in range(len(row))]
-    shape = data.human.shape
+    predictions, references = data.pairs()
+    shape = data.human["litepyramid"].shape
     out = {}
     for suffix, options in CONFIGURATIONS:
         scores = score(
@@ -119,10 +118,11 @@ def compute() -> dict:
             samples = {}
             for label, matrix in scores.items():
                 metric = matrix[keep]
-                value = float(level_correlation(metric, subset.human, level, METHOD)[0])
+                human = subset.human["litepyramid"]
+                value = float(level_correlation(metric, human, level, METHOD)[0])
                 samples[label] = bootstrap_samples(
                     metric,
-                    subset.human,
+                    human,
                     level,
                     METHOD,
                     resample=RESAMPLE,
