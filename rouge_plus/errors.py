@@ -23,6 +23,7 @@ EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {
     "stem": ("PyStemmer",),
     "stopwords": ("stopwordsiso",),
     "distributed": ("ray[data]", "pyspark[sql]"),
+    "stats": ("scipy",),
 }
 
 
