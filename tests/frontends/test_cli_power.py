@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import shlex
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,3 +125,12 @@ def test_correlate_dataset_errors(capsys):
     assert status == 1 and "references must be an int from 1 to 11" in err
     status, _, err = run(["correlate", "--dataset", "rose", "--metric-columns", "bert"], capsys)
     assert status == 1 and "rose stores no score 'bert'; it stores: none" in err
+
+
+def test_the_worked_example_of_docs_power_is_the_commands_output(capsys):
+    """docs/power.md's table is what the command it names prints (run here, not pasted)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "power.md").read_text(encoding="utf-8")
+    command = re.search(r"```bash\n(rouge-plus power [^\n]+)\n```", text).group(1)
+    shown = re.search(r"```text\n(.*?)```", text, re.S).group(1)
+    status, out, _ = run(shlex.split(command)[1:], capsys)
+    assert status == 0 and out == shown
