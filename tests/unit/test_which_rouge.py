@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge_plus.meta import compare_correlations, correlate, realsumm
+from rouge_plus.meta import compare_correlations, correlate, realsumm, rose, summeval
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -65,3 +65,49 @@ def test_the_stored_rows_are_the_librarys_numbers(results, level):
         recall, f_score, human, level, test="bootstrap", n_resamples=1000, seed=0
     )
     assert test.difference == pytest.approx(rows[label]["tau"] - rows[f_label]["tau"])
+
+
+# (set, level, column) of the judgments made against the reference, for the short answer.
+REFERENCE_BASED = [
+    ("summeval", "summary", "relevance, 1 ref"),
+    ("summeval", "summary", "relevance, 11 ref"),
+    ("rose", "summary", "acu"),
+    ("rose-llm", "summary", "acu"),
+]
+
+
+def test_the_short_answer_holds(results):
+    """A recall variant is best or not significantly worse, a precision variant never best,
+    on every reference-based judgment; SummEval's system-level winner moves to ROUGE-1 F."""
+    columns = [results["levels"]["summary"]["all"]] + [
+        results["sets"][key][level][column] for key, level, column in REFERENCE_BASED
+    ]
+    for rows in columns:
+        best = max(rows, key=lambda label: rows[label]["tau"])
+        assert not best.split(" (")[0].endswith(" P")
+        recall = [label for label, row in rows.items() if label.split(" (")[0].endswith(" R")]
+        assert any(rows[label]["p_vs_best"] >= results["alpha"] for label in recall)
+    system = results["sets"]["summeval"]["system"]
+    for column, winner in (("relevance, 1 ref", " R"), ("relevance, 11 ref", "rouge1 F")):
+        rows = system[column]
+        assert max(rows, key=lambda label: rows[label]["tau"]).endswith(winner)
+
+
+@pytest.mark.parametrize(
+    ("key", "loader", "column", "dimension", "references"),
+    [
+        ("summeval", summeval, "relevance, 1 ref", "relevance", 1),
+        ("summeval", summeval, "relevance, 11 ref", "relevance", 11),
+        ("rose", rose, "acu", "acu", None),
+    ],
+)
+def test_the_sets_system_level_numbers_equal_scipy(
+    script, results, key, loader, column, dimension, references
+):
+    """The system-level taus of the other sets, recomputed from scores with SciPy."""
+    stats = pytest.importorskip("scipy.stats")
+    data = loader()
+    human = data.human[dimension].mean(axis=1)
+    for label, metric in script.set_scores(data, references).items():
+        expected = stats.kendalltau(metric.mean(axis=1), human)[0]
+        assert results["sets"][key]["system"][column][label]["tau"] == pytest.approx(expected)
