@@ -123,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     """Score, correlate and print; the exit status of :func:`.common.run_and_write` (a bad flag
     is a usage error before the file is read)."""
     options = score_options(args, args.parser)
+    if args.dataset is None and (args.human_dimension or args.references):
+        args.parser.error("--human-dimension and --references go with --dataset")
     return run_and_write(lambda: _report(args, options), None)
 
 

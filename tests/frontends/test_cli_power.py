@@ -134,3 +134,10 @@ def test_the_worked_example_of_docs_power_is_the_commands_output(capsys):
     shown = re.search(r"```text\n(.*?)```", text, re.S).group(1)
     status, out, _ = run(shlex.split(command)[1:], capsys)
     assert status == 0 and out == shown
+
+
+def test_dataset_flags_without_a_dataset_are_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["correlate", "--input", str(tmp_path / "x.jsonl"), "--references", "1"])
+    assert exit_.value.code == 2
+    assert "--human-dimension and --references go with --dataset" in capsys.readouterr().err
