@@ -5,7 +5,9 @@ the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it 
 and NumPy only when a call needs it (the common measures are scored without it); the Hugging
 Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
 :func:`make_compute_metrics`) and the meta-evaluation (:func:`correlate`,
-:func:`compare_correlations`, :func:`realsumm`) load only when asked for. See
+:func:`compare_correlations`, the shipped judgments :func:`realsumm`,
+:func:`summeval`, :func:`rose`, :func:`rose_llm`; :func:`power_analysis`) load only when asked
+for. See
 docs/ARCHITECTURE.md for the layout.
 """
 
@@ -21,10 +23,11 @@ if TYPE_CHECKING:
 
     from .all_pairs import dedupe, pairwise
     from .comparison import compare
+    from .corpus.power import power_analysis
     from .environment import doctor
     from .integrations.hf_datasets import score_dataset
     from .integrations.trainer import make_compute_metrics
-    from .meta import compare_correlations, correlate, realsumm
+    from .meta import compare_correlations, correlate, realsumm, rose, rose_llm, summeval
     from .options import ScoreOptions
     from .results import ExampleScores
     from .rouge_plus import RougePlus, load
@@ -44,9 +47,13 @@ __all__ = [
     "dedupe",
     "make_compute_metrics",
     "pairwise",
+    "power_analysis",
     "realsumm",
+    "rose",
+    "rose_llm",
     "score",
     "score_dataset",
+    "summeval",
 ]
 
 # Public names imported on first use: name -> module.
@@ -56,6 +63,10 @@ _LAZY = {
     "correlate": ".meta",
     "compare_correlations": ".meta",
     "realsumm": ".meta",
+    "summeval": ".meta",
+    "rose": ".meta",
+    "rose_llm": ".meta",
+    "power_analysis": ".corpus.power",
     "dedupe": ".all_pairs",
     "pairwise": ".all_pairs",
     "ExampleScores": ".results",

@@ -24,6 +24,7 @@ EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {
     "stem": ("PyStemmer",),
     "stopwords": ("stopwordsiso",),
     "distributed": ("ray[data]", "pyspark[sql]"),
+    "stats": ("scipy",),
 }
 
 

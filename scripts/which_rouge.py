@@ -1,8 +1,11 @@
-"""Rank the ROUGE variants and options of rouge_plus by their correlation with REALSumm's human
-judgments; write docs/which_rouge.json, docs/WHICH_ROUGE.md and README's "Which ROUGE?" table.
+"""Rank the ROUGE variants and options of rouge_plus by their correlation with human judgments:
+REALSumm's in depth, then SummEval's (1 and 11 references, each expert dimension), RoSE's (each
+protocol) and RoSE's LLM summaries; write docs/which_rouge.json, docs/WHICH_ROUGE.md and README's
+"Which ROUGE?" table.
 
-    python scripts/which_rouge.py           # scores, resamples and writes (a few minutes)
-    python scripts/which_rouge.py --render  # rewrites the page and README from the JSON
+    python scripts/which_rouge.py             # scores, resamples and writes (several minutes)
+    python scripts/which_rouge.py --render    # rewrites the page and README from the JSON
+    python scripts/which_rouge.py --datasets  # recomputes only the sets after REALSumm
 
 Kendall tau-b (REALSumm's and Deutsch et al.'s choice) at the system and the summary level, over
 all 24 systems, the 11 extractive and the 13 abstractive ones; 95% percentile bootstrap intervals
@@ -15,6 +18,7 @@ JSON's numbers against the library.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -24,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rouge_plus import realsumm, score  # noqa: E402
+from rouge_plus import realsumm, rose, rose_llm, score, summeval  # noqa: E402
 from rouge_plus.meta import bootstrap_samples  # noqa: E402
 from rouge_plus.meta.correlation import (  # noqa: E402
     bootstrap_p_value,
@@ -72,6 +76,37 @@ CONFIGURATIONS: list[tuple[str, dict]] = [
         {"rouge_types": ["rouge1", "rouge2", "rougeL"], "profile": "rouge155", "use_stemmer": True},
     ),
 ]
+# The other judged sets, scored as sacrerouge scores SummEval (ROUGE-1.5.5, stemmed; the 1.5.5
+# average over several references): (key, title, loader, columns, levels); a column is (label,
+# human dimension, references per document, None for all).
+SET_TYPES = ["rouge1", "rouge2", "rougeL"]
+SET_OPTIONS = {"profile": "rouge155", "use_stemmer": True}
+SUMMEVAL_DIMENSIONS = ("relevance", "coherence", "consistency", "fluency")
+ROSE_PROTOCOLS = ("acu", "normalized_acu", "ref_based", "ref_free", "prior")
+SETS = [
+    (
+        "summeval",
+        "SummEval (16 systems, expert ratings; 1 vs 11 references)",
+        summeval,
+        [(f"{d}, {k} ref", d, k) for d in SUMMEVAL_DIMENSIONS for k in (1, 11)],
+        LEVELS,
+    ),
+    (
+        "rose",
+        "RoSE (12 systems, five protocols)",
+        rose,
+        [(p, p, None) for p in ROSE_PROTOCOLS],
+        LEVELS,
+    ),
+    (
+        "rose-llm",
+        "RoSE's LLM summaries (GPT-3, T0, BRIO, BART; summary level)",
+        rose_llm,
+        [(p, p, None) for p in ROSE_PROTOCOLS],
+        ("summary",),
+    ),
+]
+PUBLISHED_TEST = ROOT / "tests" / "unit" / "test_summeval_published.py"
 STORED = {
     "rouge_2_recall": "ROUGE-2 R, as REALSumm stored it (1.5.5 via pyrouge)",
     "rouge_2_f_score": "ROUGE-2 F, as REALSumm stored it (1.5.5 via pyrouge)",
@@ -81,9 +116,8 @@ STORED = {
 def variants() -> dict[str, np.ndarray]:
     """Every variant's (systems x documents) scores on REALSumm, by label."""
     data = realsumm()
-    predictions = [text for row in data.summaries for text in row]
-    references = [data.references[j] for row in data.summaries for j in range(len(row))]
-    shape = data.human.shape
+    predictions, references = data.pairs()
+    shape = data.human["litepyramid"].shape
     out = {}
     for suffix, options in CONFIGURATIONS:
         scores = score(
@@ -115,33 +149,93 @@ def compute() -> dict:
         for group, _ in GROUPS:
             subset = data.subset(group)
             keep = [data.systems.index(name) for name in subset.systems]
-            rows = {}
-            samples = {}
-            for label, matrix in scores.items():
-                metric = matrix[keep]
-                value = float(level_correlation(metric, subset.human, level, METHOD)[0])
-                samples[label] = bootstrap_samples(
-                    metric,
-                    subset.human,
-                    level,
-                    METHOD,
-                    resample=RESAMPLE,
-                    n_resamples=N_RESAMPLES,
-                    seed=SEED,
-                )
-                lower, upper = percentile_interval(samples[label], 0.95)
-                rows[label] = {"tau": value, "lower": lower, "upper": upper}
-            best = max(rows, key=lambda label: rows[label]["tau"])
-            for label, row in rows.items():
-                row["p_vs_best"] = (
-                    1.0
-                    if label == best
-                    else bootstrap_p_value(
-                        samples[best] - samples[label], rows[best]["tau"] - row["tau"], "greater"
-                    )
-                )
-            results["levels"][level][group] = rows
+            metrics = {label: matrix[keep] for label, matrix in scores.items()}
+            results["levels"][level][group] = ranked(metrics, subset.human["litepyramid"], level)
     return results
+
+
+def ranked(metrics: dict[str, np.ndarray], human: np.ndarray, level: str) -> dict:
+    """Each metric's tau with its interval, and the p-value of the best one's lead over it."""
+    rows = {}
+    samples = {}
+    for label, metric in metrics.items():
+        value = float(level_correlation(metric, human, level, METHOD)[0])
+        samples[label] = bootstrap_samples(
+            metric, human, level, METHOD, resample=RESAMPLE, n_resamples=N_RESAMPLES, seed=SEED
+        )
+        lower, upper = percentile_interval(samples[label], 0.95)
+        rows[label] = {"tau": value, "lower": lower, "upper": upper}
+    best = max(rows, key=lambda label: rows[label]["tau"])
+    for label, row in rows.items():
+        row["p_vs_best"] = (
+            1.0
+            if label == best
+            else bootstrap_p_value(
+                samples[best] - samples[label], rows[best]["tau"] - row["tau"], "greater"
+            )
+        )
+    return rows
+
+
+def set_scores(data, references: int | None) -> dict[str, np.ndarray]:
+    """SET_TYPES' P, R and F of every summary of a judged set, by label."""
+    predictions, refs = data.pairs(references)
+    found = score(
+        predictions,
+        refs,
+        rouge_types=SET_TYPES,
+        use_aggregator=False,
+        return_precision_recall=True,
+        **SET_OPTIONS,
+    )
+    shape = (len(data.systems), len(data.documents))
+    return {
+        f"{rouge_type} {letter}": np.array(found[f"{rouge_type}_{number}"]).reshape(shape)
+        for rouge_type in SET_TYPES
+        for number, letter in NUMBERS
+    }
+
+
+def published() -> dict:
+    """sacrerouge's SummEval figures, as tests/unit/test_summeval_published.py holds them."""
+    spec = importlib.util.spec_from_file_location("summeval_published", PUBLISHED_TEST)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.PUBLISHED
+
+
+def compute_sets() -> dict:
+    """Per judged set after REALSumm, per level and column, the ranked variants; for SummEval,
+    our Pearson and Kendall beside the published ones."""
+    out = {}
+    for key, _, loader, columns, levels in SETS:
+        data = loader()
+        by_references = {k: set_scores(data, k) for k in {refs for _, _, refs in columns}}
+        out[key] = {
+            level: {
+                label: ranked(by_references[refs], data.human[dimension], level)
+                for label, dimension, refs in columns
+            }
+            for level in levels
+        }
+    theirs = published()
+    data = summeval()
+    out["summeval published"] = {}
+    for (references, level), measures in sorted(theirs.items()):
+        metrics = set_scores(data, references)
+        rows = {}
+        for measure, (r, k) in measures.items():
+            rouge_type, number = measure.split("_")
+            metric = metrics[f"{rouge_type} {dict(NUMBERS)[number]}"]
+            human = data.human["relevance"]
+            rows[measure] = {
+                "pearson": float(level_correlation(metric, human, level, "pearson")[0]),
+                "kendall": float(level_correlation(metric, human, level, "kendall")[0]),
+                "published_pearson": r,
+                "published_kendall": k,
+            }
+        out["summeval published"][f"{references} ref, {level}"] = rows
+    return out
 
 
 def _cell(row: dict, alpha: float) -> str:
@@ -179,8 +273,13 @@ def render_page(results: dict) -> str:
         "stored ROUGE-2 (ROUGE-1.5.5 through pyrouge) is listed for comparison.",
         "",
         "With 11 to 24 systems the system-level intervals are wide: most differences there are",
-        "not significant, and a ranking by the point estimate alone says little.",
+        "not significant, and a ranking by the point estimate alone says little. After REALSumm,",
+        "SummEval, RoSE and RoSE's LLM summaries (each shipped: `rouge_plus.summeval()`,",
+        "`rose()`, `rose_llm()`) are ranked the same way for ROUGE-1, -2 and -L under the",
+        '1.5.5 profile with stemming (`profile="rouge155", use_stemmer=True`; several',
+        "references reduced as ROUGE-1.5.5 does).",
         "",
+        *render_short_answer(results),
     ]
     for level in LEVELS:
         columns = results["levels"][level]
@@ -192,7 +291,89 @@ def render_page(results: dict) -> str:
             cells = [_cell(columns[group][label], alpha) for group, _ in GROUPS]
             lines.append(f"| {label} | " + " | ".join(cells) + " |")
         lines.append("")
+    if "sets" in results:
+        lines += render_sets(results["sets"], alpha)
     return "\n".join(lines)
+
+
+def _best(rows: dict) -> str:
+    label = max(rows, key=lambda name: rows[name]["tau"])
+    return f"{label} ({rows[label]['tau']:.2f})"
+
+
+def render_short_answer(results: dict) -> list[str]:
+    """The best variant of each set's main column at each level, from the results."""
+    levels = results["levels"]
+    lines = [
+        "## In short",
+        "",
+        "What holds across the sets: at the summary level a recall variant is the best, or not",
+        "significantly worse than the best, for every judgment made against the reference",
+        "(REALSumm's LitePyramid, SummEval's relevance with 1 or 11 references, RoSE's ACU, on",
+        "fine-tuned and LLM summaries alike), and a precision variant is never the best for",
+        "them. What does not: the system-level winner changes with the set and with the number",
+        "of references (SummEval's relevance: recall with one reference, ROUGE-1 F with eleven,",
+        "as Fabbri et al. found), with intervals over 12 to 24 systems too wide to separate most",
+        "variants; and protocols that never show the reference (RoSE's `ref_free` and `prior`)",
+        "track ROUGE's F and precision at the summary level not at all.",
+        "",
+        "The best variant (highest Kendall tau) of each set's main human judgment; the tables",
+        "below say which others it does not significantly beat.",
+        "",
+        f"- REALSumm, LitePyramid: system level {_best(levels['system']['all'])}, summary level "
+        f"{_best(levels['summary']['all'])}.",
+    ]
+    sets = results.get("sets", {})
+    for key, title, _, columns, set_levels in SETS:
+        if key not in sets:
+            continue
+        main = [label for label, _, _ in columns][: 2 if key == "summeval" else 1]
+        parts = [
+            f"{level} level, {label}: {_best(sets[key][level][label])}"
+            for label in main
+            for level in set_levels
+        ]
+        lines.append(f"- {title.split(' (')[0]}: " + "; ".join(parts) + ".")
+    return lines + [""]
+
+
+def render_sets(sets: dict, alpha: float) -> list[str]:
+    """A section per judged set after REALSumm, and SummEval's published figures beside ours."""
+    lines = []
+    for key, title, _, columns, levels in SETS:
+        labels = [label for label, _, _ in columns]
+        lines += [f"## {title}", ""]
+        for level in levels:
+            table = sets[key][level]
+            order = sorted(table[labels[0]], key=lambda name: -table[labels[0]][name]["tau"])
+            lines += [f"### {level.capitalize()} level", ""]
+            lines.append("| variant | " + " | ".join(labels) + " |")
+            lines.append("|---|" + "---|" * len(labels))
+            for name in order:
+                cells = [_cell(table[label][name], alpha) for label in labels]
+                lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append("")
+    published = sets["summeval published"]
+    lines += [
+        "## SummEval: ours beside the published figures",
+        "",
+        "Pearson r and Kendall tau with the experts' relevance, ours (ROUGE-1.5.5 profile,",
+        "stemmed) and in parentheses sacrerouge's (`doc/datasets/fabbri2020.md`, ROUGE-1.5.5",
+        "with stemming); `tests/unit/test_summeval_published.py` holds them together.",
+        "",
+        "| measure | " + " | ".join(f"{column}: r | {column}: tau" for column in published) + " |",
+        "|---|" + "---|---|" * len(published),
+    ]
+    for measure in next(iter(published.values())):
+        cells = []
+        for column in published.values():
+            row = column[measure]
+            cells += [
+                f"{row['pearson']:.2f} ({row['published_pearson']:.2f})",
+                f"{row['kendall']:.2f} ({row['published_kendall']:.2f})",
+            ]
+        lines.append(f"| {measure} | " + " | ".join(cells) + " |")
+    return lines + [""]
 
 
 def render_readme(results: dict, top: int = 5) -> str:
@@ -222,11 +403,16 @@ def write(results: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--render", action="store_true", help="only rewrite from the JSON")
+    parser.add_argument(
+        "--datasets", action="store_true", help="recompute only the sets after REALSumm"
+    )
     args = parser.parse_args()
-    if args.render:
+    if args.render or args.datasets:
         results = json.loads(RESULTS.read_text(encoding="utf-8"))
     else:
         results = compute()
+    if not args.render:
+        results["sets"] = compute_sets()
         RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     write(results)
 

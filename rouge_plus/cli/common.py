@@ -2,6 +2,7 @@
 the options' metadata), writing the output atomically, and the reporting of errors.
 
 A subcommand is a module of this package with ``HELP`` (its line in ``rouge-plus --help``),
+``DESCRIPTION`` and ``EXAMPLES`` (its ``--help``'s first and last paragraphs),
 ``add_arguments(parser)`` and ``run(args) -> int`` (the exit status); ``main.SUBCOMMANDS`` lists
 them.
 """
@@ -39,6 +40,17 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         """Usage errors: one line on stderr naming the help to read, exit status 2."""
         self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions and examples as written; every flag's help ends with its default."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        shown = "(default" in text or action.default is argparse.SUPPRESS
+        if action.option_strings and not shown:
+            text += " (default: %(default)s)"
+        return text
 
 
 def _parse_value(text: str) -> object:

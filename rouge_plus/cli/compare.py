@@ -34,6 +34,15 @@ from .common import (
 )
 
 HELP = "test whether systems' ROUGE differs from a baseline's (paired tests)"
+DESCRIPTION = (
+    "Test whether each system's ROUGE differs from a baseline's on the same references "
+    "(paired approximate randomization or paired bootstrap).\n\n"
+    f"{TEXT_FILES} A system named NAME=FILE is shown as NAME, otherwise by its file's stem."
+)
+EXAMPLES = """examples:
+  rouge-plus compare --baseline base.txt --systems new.txt tuned=tuned.txt --references refs.txt
+  rouge-plus compare --jsonl data.jsonl --baseline-column base --system-columns new tuned \\
+      --reference-column references --format json"""
 FORMATS = ("table", "json", "csv")
 
 System = tuple[str, list[str]]  # (name, one prediction per example)
@@ -41,13 +50,6 @@ System = tuple[str, list[str]]  # (name, one prediction per example)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``rouge-plus compare``."""
-    parser.description = (
-        "Test whether each system's ROUGE differs from a baseline's on the same references "
-        "(paired approximate randomization or paired bootstrap)."
-    )
-    parser.epilog = (
-        f"{TEXT_FILES} A system named NAME=FILE is shown as NAME, otherwise by its file's stem."
-    )
     source = parser.add_argument_group("input (choose one)").add_mutually_exclusive_group(
         required=True
     )

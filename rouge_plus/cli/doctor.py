@@ -21,6 +21,19 @@ from .common import fail, run_and_write, warnings_to_stderr
 from .report import aligned
 
 HELP = "what this environment's ROUGE packages are, and where they part from ROUGE-1.5.5"
+DESCRIPTION = (
+    "Say which ROUGE each installed package really is: whether it imports, from which file, "
+    "which installed distribution and version it belongs to (a folder that shadows the "
+    "package is flagged), and whether rouge_plus.compat.install() is active; then run named "
+    "cases (non-ASCII letters, punctuation and digits, stemming, ROUGE-Lsum without newlines, "
+    "several references, an empty text, an unseeded bootstrap) through each package's own API, "
+    "each with what ROUGE-1.5.5 or rouge_score gives and what the package gives.\n\n"
+    "Nothing is downloaded: a package whose case needs a download reports it as n/a."
+)
+EXAMPLES = """examples:
+  rouge-plus doctor                                 # every package, as tables
+  rouge-plus doctor --packages rouge_score rouge    # two of them
+  rouge-plus doctor --format json --expect rouge_score   # for CI: status 1 unless it conforms"""
 FORMATS = ("table", "json")
 _MARKS = {"ok": "ok", "differs": "DIFFERS", "error": "ERROR", "unsupported": "n/a"}
 

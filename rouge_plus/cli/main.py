@@ -7,7 +7,8 @@ Examples::
     rouge-plus compare --baseline base.txt --systems new.txt --references refs.txt
 
 Each subcommand is a module of this package named in :data:`SUBCOMMANDS`, with ``HELP`` (its
-line in ``rouge-plus --help``), ``add_arguments(parser)`` and ``run(args) -> int``; what they
+line in ``rouge-plus --help``), ``DESCRIPTION`` and ``EXAMPLES`` (its ``--help``),
+``add_arguments(parser)`` and ``run(args) -> int``; what they
 share is in :mod:`.common`. Flags given without a subcommand go to ``score``, the first one.
 """
 
@@ -17,12 +18,13 @@ import argparse
 import difflib
 import importlib
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from .._version import __version__
-from .common import PROG, Parser
+from .common import PROG, HelpFormatter, Parser
 
-SUBCOMMANDS = ("score", "compare", "correlate", "run", "doctor")
+SUBCOMMANDS = ("score", "compare", "correlate", "power", "run", "doctor")
 
 # What the top-level parser answers itself; any other first argument goes to "score".
 _TOP_LEVEL = ("-h", "--help", "--version")
@@ -40,7 +42,16 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="subcommands", metavar="COMMAND", required=True)
     for name in SUBCOMMANDS:
         module = importlib.import_module(f".{name}", __package__)
-        subparser = commands.add_parser(name, help=module.HELP, prog=f"{PROG} {name}")
+        subparser = commands.add_parser(
+            name,
+            help=module.HELP,
+            prog=f"{PROG} {name}",
+            description="\n\n".join(
+                textwrap.fill(paragraph, 88) for paragraph in module.DESCRIPTION.split("\n\n")
+            ),
+            epilog=module.EXAMPLES,
+            formatter_class=HelpFormatter,
+        )
         module.add_arguments(subparser)
         subparser.set_defaults(run=module.run, parser=subparser)
     return parser

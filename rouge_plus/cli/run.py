@@ -11,6 +11,14 @@ from ..compat.run import run_command
 from .common import fail
 
 HELP = "run a command with rouge_score and rouge (pltrdy's) imports served by rouge_plus"
+DESCRIPTION = (
+    "Run a program unchanged, with its 'import rouge_score' and 'import rouge' (pltrdy's) served "
+    "by rouge_plus's drop-ins, in the program and in the worker processes it starts. The exit "
+    "status is the command's (127 when it cannot be found)."
+)
+EXAMPLES = """examples:
+  rouge-plus run -- python evaluate_summaries.py --split test
+  rouge-plus run -- lm_eval --model hf --tasks cnn_dailymail"""
 
 # The shell's exit status of a command that cannot be found.
 _NOT_FOUND = 127

@@ -46,12 +46,15 @@ from .common import score_options as read_score_options
 from .report import FORMATS, render_aggregate, render_per_example
 
 HELP = "score predictions against references (the default subcommand)"
+DESCRIPTION = f"Score generated texts against references with the ROUGE family.\n\n{TEXT_FILES}"
+EXAMPLES = """examples:
+  rouge-plus --demo
+  rouge-plus score --predictions preds.txt --references refs.txt --rouge-types rouge1 rougeLsum
+  rouge-plus score --jsonl data.jsonl --use-stemmer --format json -o scores.json"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``rouge-plus score``."""
-    parser.description = "Score generated texts against references with the ROUGE family."
-    parser.epilog = TEXT_FILES
     source = parser.add_argument_group("input (choose one)").add_mutually_exclusive_group(
         required=True
     )

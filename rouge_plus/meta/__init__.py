@@ -3,7 +3,8 @@
 ``correlation.py`` (the three levels, bootstrap intervals, paired tests), ``coefficients.py``
 (the correlation coefficients over many weighted samples at once), ``global_level.py`` (the
 global level under many resamples, on the cells sorted once), ``resampling.py`` (the random
-draws, as nlpstats makes them), ``data.py`` (REALSumm's judgments, shipped; records to matrices).
+draws, as nlpstats makes them), ``data.py`` (the shipped judgments: REALSumm, SummEval, RoSE;
+judged records to :class:`Judgments`; records to matrices).
 """
 
 from __future__ import annotations
@@ -15,7 +16,15 @@ from .correlation import (
     compare_correlations,
     correlate,
 )
-from .data import Judgments, matrices, realsumm
+from .data import (
+    Judgments,
+    judgments_from_records,
+    matrices,
+    realsumm,
+    rose,
+    rose_llm,
+    summeval,
+)
 
 __all__ = [
     "Comparison",
@@ -24,6 +33,10 @@ __all__ = [
     "bootstrap_samples",
     "compare_correlations",
     "correlate",
+    "judgments_from_records",
     "matrices",
     "realsumm",
+    "rose",
+    "rose_llm",
+    "summeval",
 ]

@@ -316,7 +316,11 @@ def test_demo_sample_shows_several_references_and_unicode():
         (["--jsonl", "missing.jsonl"], 1, "missing.jsonl: No such file or directory"),
         (["scor", "--demo"], 2, "unknown subcommand 'scor'; did you mean 'score'?"),
         (["corelate"], 2, "unknown subcommand 'corelate'; did you mean 'correlate'?"),
-        (["xyz"], 2, "unknown subcommand 'xyz'; subcommands: score, compare, correlate, run"),
+        (
+            ["xyz"],
+            2,
+            "unknown subcommand 'xyz'; subcommands: score, compare, correlate, power, run",
+        ),
         (["run"], 2, "give a command, e.g. rouge-plus run -- python x.py"),
         (["run", "--", "no-such-command-x"], 127, "no such command (or not executable)"),
     ],

@@ -32,9 +32,9 @@ def judged(tmp_path_factory):
                 row = {
                     "system": data.systems[i],
                     "document": data.documents[j],
-                    "human": data.human[i, j],
+                    "human": data.human["litepyramid"][i, j],
                     "prediction": data.summaries[i][j],
-                    "references": [data.references[j]],
+                    "references": list(data.references[j]),
                     "stored": data.metrics["rouge_2_recall"][i, j],
                 }
                 out.write(json.dumps(row) + "\n")
@@ -70,7 +70,7 @@ def test_json_output_equals_the_library(judged, capsys):
     assert len(rows) == 4 * 2 * 2
     data = realsumm()
     stored = data.metrics["rouge_2_recall"][:8, :20].copy()
-    human = data.human[:8, :20].copy()
+    human = data.human["litepyramid"][:8, :20].copy()
     stored[3, 4] = human[3, 4] = np.nan
     expected = correlate(stored, human, "summary", "pearson", n_resamples=100)
     row = rows["stored", "summary", "pearson"]
