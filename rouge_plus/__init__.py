@@ -5,7 +5,8 @@ the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it 
 and NumPy only when a call needs it (the common measures are scored without it); the Hugging
 Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
 :func:`make_compute_metrics`) and the meta-evaluation (:func:`correlate`,
-:func:`compare_correlations`, :func:`realsumm`) load only when asked for. See
+:func:`compare_correlations`, :func:`realsumm`) load only when asked for. :func:`kernels_in_use`
+says whether the compiled C kernels or their pure-Python twins score here. See
 docs/ARCHITECTURE.md for the layout.
 """
 
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from ._version import __version__
 
 if TYPE_CHECKING:
+    from ._compiled import KernelsInUse, PurePythonWarning, kernels_in_use
     from .all_pairs import dedupe, pairwise
     from .comparison import compare
     from .integrations.hf_datasets import score_dataset
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ExampleScores",
+    "KernelsInUse",
+    "PurePythonWarning",
     "RougePlus",
     "RougeScorer",
     "ScoreOptions",
@@ -37,6 +41,7 @@ __all__ = [
     "correlate",
     "load",
     "dedupe",
+    "kernels_in_use",
     "make_compute_metrics",
     "pairwise",
     "realsumm",
@@ -46,6 +51,9 @@ __all__ = [
 
 # Public names imported on first use: name -> module.
 _LAZY = {
+    "kernels_in_use": "._compiled",
+    "KernelsInUse": "._compiled",
+    "PurePythonWarning": "._compiled",
     "compare": ".comparison",
     "correlate": ".meta",
     "compare_correlations": ".meta",
