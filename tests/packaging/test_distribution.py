@@ -7,7 +7,10 @@ reads only the wheelhouse of core dependencies and setuptools that scripts/insta
 downloads): README's first command installs from the checkout and runs the demo on the compiled
 kernels, and the sdist compiles and installs; from another directory, ``rouge_plus.score`` works
 without evaluate, and ``rouge_plus.load()`` gives an evaluate metric that ``evaluate.combine``
-accepts once evaluate is importable.
+accepts once evaluate is importable. Where no C compiler runs (``CC=/bin/false``), the sdist
+installs the pure-Python kernels, which score the same and say so: the first scoring call warns
+once, and ``rouge-plus --version`` names them. (scripts/check_wheel.py installs the repaired
+wheel there and runs the tests against it.)
 """
 
 from __future__ import annotations
@@ -190,3 +193,37 @@ print(json.dumps({{
         ),
         **rouge_plus.score(PREDICTIONS, REFERENCES, rouge_types=["rouge2"]),
     }
+
+
+def test_sdist_without_a_compiler_installs_pure_python_that_scores_and_warns_once(
+    dists, wheelhouse, tmp_path
+):
+    sdist, _ = dists
+    python = fresh_venv(tmp_path / "venv")
+    no_compiler = offline_pip_env(wheelhouse, CC="/bin/false")
+    run([python, "-m", "pip", "install", "--quiet", str(sdist)], env=no_compiler)
+    code = f"""
+import json, warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import rouge_plus
+    first = rouge_plus.score({PREDICTIONS!r}, {REFERENCES!r}, use_stemmer=True)
+    second = rouge_plus.score({PREDICTIONS!r}, {REFERENCES!r})
+print(json.dumps({{
+    "file": rouge_plus.__file__,
+    "warnings": [[w.category.__name__, str(w.message)] for w in caught],
+    "score": first,
+}}))
+"""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = run([python, "-c", code], cwd=elsewhere, env=clean_environment(CC="/bin/false"))
+    out = json.loads(done.stdout)
+    assert out["file"].startswith(str(tmp_path / "venv"))
+    [(category, message)] = out["warnings"]
+    assert category == "PurePythonWarning"
+    assert "has no C extensions: it was built from source where no C compiler ran" in message
+    assert "python -m pip install --force-reinstall rouge_plus-*-cp" in message
+    assert out["score"] == rouge_plus.score(PREDICTIONS, REFERENCES, use_stemmer=True)
+    version = run([str(Path(python).parent / "rouge-plus"), "--version"], cwd=elsewhere)
+    assert version.stdout.splitlines()[1].startswith("kernels: pure Python (this installation (")

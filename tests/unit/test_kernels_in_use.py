@@ -153,3 +153,17 @@ def test_version_says_which_kernels_run_and_imports_no_stage(tmp_path):
 def test_version_text_in_this_process_matches_kernels_in_use():
     kernels = rouge_plus.kernels_in_use()
     assert version_text().splitlines()[1] == f"kernels: {kernels} ({kernels.reason})"
+
+
+@pytest.mark.skipif(
+    not os.environ.get("ROUGE_PLUS_TEST_INSTALLED"),
+    reason="scripts/check_wheel.py and cibuildwheel set ROUGE_PLUS_TEST_INSTALLED=1",
+)
+def test_the_installed_wheel_is_under_test_with_its_compiled_kernels():
+    """Where the tests run against an installed wheel, the package they import is that one (not
+    the checkout's ``rouge_plus/``), and its compiled kernels run."""
+    package = Path(rouge_plus.__file__).resolve().parent
+    assert package != REPO / "rouge_plus", "the tests import the checkout, not the wheel"
+    assert "site-packages" in package.parts
+    kernels = rouge_plus.kernels_in_use()
+    assert kernels.compiled, kernels.reason
