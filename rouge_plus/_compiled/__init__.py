@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from types import ModuleType
+    from types import FrameType, ModuleType
 
 # Every compiled extension, as ``rouge_plus.<name>`` (setup.py builds exactly these).
 EXTENSIONS = (
@@ -81,9 +81,10 @@ def _load_file(module: str) -> ImportError | None:
     path = next((path for path in paths if path.is_file()), None)
     if path is None:
         return ModuleNotFoundError(f"No module named {name!r}", name=name)
+    loader = machinery.ExtensionFileLoader(name, str(path))
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        spec = machinery.ModuleSpec(name, loader, origin=str(path))
+        loader.exec_module(importlib.util.module_from_spec(spec))
     except ImportError as error:
         return error
     return None
@@ -133,7 +134,8 @@ def _stacklevel_outside_package() -> int:
     """``warnings.warn``'s stacklevel, called from here, of the first frame outside rouge_plus
     and the import machinery (the code that started the scoring call). importlib's bootstrap
     frames are not counted, as warnings skips them."""
-    level, frame = 0, sys._getframe(1)
+    level = 0
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if "importlib" in filename and "_bootstrap" in filename:
