@@ -227,3 +227,24 @@ print(json.dumps({{
     assert out["score"] == rouge_plus.score(PREDICTIONS, REFERENCES, use_stemmer=True)
     version = run([str(Path(python).parent / "rouge-plus"), "--version"], cwd=elsewhere)
     assert version.stdout.splitlines()[1].startswith("kernels: pure Python (this installation (")
+
+
+# "pip install" and its options, then the project's name alone (an extra, a quote or the end may
+# follow; a wheel's file name, rouge_plus-<version>-..., is no name).
+BY_NAME = re.compile(r"pip install (?:-[\w-]+ +)*[\"']?rouge[-_]plus(?=[\s\"'\[`]|$)", re.M)
+
+
+def test_no_doc_installs_the_unpublished_package_by_name():
+    """The package is not on PyPI: no doc, message or example may tell anyone to
+    ``pip install rouge-plus`` (PyPI could serve someone else's package of that name)."""
+    texts = [REPO / "README.md", REPO / "requirements.txt", REPO / "app.py"]
+    for pattern in ("docs/**/*.md", "examples/**/*", "rouge_plus/**/*.py", "scripts/**/*"):
+        texts += [path for path in REPO.glob(pattern) if path.is_file()]
+    offenders = [
+        f"{path.relative_to(REPO)}: {match.group(0)}"
+        for path in texts
+        for match in BY_NAME.finditer(path.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert offenders == []
+    assert BY_NAME.search('pip install -U "rouge-plus[evaluate]"')
+    assert not BY_NAME.search("pip install rouge_plus-0.1.0-cp311-cp311-manylinux_2_17_x86_64.whl")
