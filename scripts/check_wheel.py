@@ -93,7 +93,9 @@ def add_test_dependencies(python: Path) -> None:
     sys.path.insert(0, str(REPO / "tests"))
     from support.repo_copy import dependencies_without_rouge_plus
 
-    view = dependencies_without_rouge_plus(OUT / "test-dependencies")
+    # "site-packages" in its name: dill (under datasets' fingerprints) pickles a module by
+    # value, into its C types, unless its file's path says it is an installed package.
+    view = dependencies_without_rouge_plus(OUT / "test-site-packages")
     code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
     purelib = run([python, "-c", code], capture_output=True, text=True).stdout.strip()
     (Path(purelib) / "test_dependencies.pth").write_text(f"{view}\n", encoding="utf-8")
