@@ -93,5 +93,6 @@ def backend() -> str:
 
     return str(kernels_in_use())
 
+
 if __name__ == "__main__":
     compile_in_place(Path(sys.argv[1]))
