@@ -225,7 +225,8 @@ print(json.dumps({{
     assert "has no C extensions: it was built from source where no C compiler ran" in message
     assert "python -m pip install --force-reinstall rouge_plus-*-cp" in message
     assert out["score"] == rouge_plus.score(PREDICTIONS, REFERENCES, use_stemmer=True)
-    version = run([str(Path(python).parent / "rouge-plus"), "--version"], cwd=elsewhere)
+    rouge_plus_command = str(Path(python).parent / "rouge-plus")
+    version = run([rouge_plus_command, "--version"], cwd=elsewhere, env=clean_environment())
     assert version.stdout.splitlines()[1].startswith("kernels: pure Python (this installation (")
 
 
