@@ -10,6 +10,10 @@ extensions that include it and the sdist ships them.
 
 README.md opens with the Hugging Face Space's YAML front matter, which PyPI would render as stray
 text above the title; the long description is the README without it.
+
+``setup()`` runs only when this file is the program (as pip's build backend runs it): the Space
+(``rouge_plus/space/compiled.py``) reads :func:`extensions` alone, to compile them with whatever
+setuptools its image has.
 """
 
 import sys
@@ -63,10 +67,10 @@ SHARED_HEADERS = [
     "rouge_plus/_compiled/fmeasure.h",
 ]
 
-setup(
-    long_description=readme_without_front_matter(),
-    long_description_content_type="text/markdown",
-    ext_modules=[
+
+def extensions() -> list[Extension]:
+    """The C extensions, each optional."""
+    return [
         Extension(
             name,
             sources=sources,
@@ -75,5 +79,12 @@ setup(
             optional=True,
         )
         for name, (sources, headers) in EXTENSIONS.items()
-    ],
-)
+    ]
+
+
+if __name__ == "__main__":
+    setup(
+        long_description=readme_without_front_matter(),
+        long_description_content_type="text/markdown",
+        ext_modules=extensions(),
+    )

@@ -31,7 +31,7 @@ def metrics(count: int) -> dict[str, np.ndarray]:
     while len(stored) < count:
         base = names[len(stored) % len(names)]
         stored[f"{base}+noise{len(stored)}"] = stored[base] + noise.normal(
-            0, 0.05, data.human.shape
+            0, 0.05, data.human[data.primary].shape
         )
     return dict(list(stored.items())[:count])
 
@@ -45,7 +45,8 @@ def main() -> None:
     parser.add_argument("--resamples", nargs="+", default=["both"])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    human = realsumm().human
+    data = realsumm()
+    human = data.human[data.primary]
     scores = metrics(args.metrics)
     print(
         f"{len(scores)} metrics x {human.shape[0]} systems x {human.shape[1]} documents, "

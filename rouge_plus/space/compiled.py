@@ -2,10 +2,17 @@
 
 A Space installs ``requirements.txt`` and copies the repository; nothing builds the C extensions.
 :func:`build_kernels`, which ``app.py`` calls before anything imports the kernels, builds them
-in place (``python setup.py build_ext --inplace``, into the app directory) when none is built
-yet, a C compiler and setuptools are there and ``ROUGE_PLUS_PURE_PYTHON`` is not ``1``; a
-failed build leaves the pure-Python twins, which give the same scores. The page says which of
-the two runs (:func:`backend`).
+in place (into the app directory) when none is built yet, a C compiler and setuptools are there
+and ``ROUGE_PLUS_PURE_PYTHON`` is not ``1``; a failed build leaves the pure-Python twins, which
+give the same scores. The page says which of the two runs (:func:`backend`).
+
+The build does not go through ``setup()``: that reads pyproject.toml's metadata, whose PEP 639
+``license`` needs setuptools >= 77, and a Space's venv may have an older one (a stock Python
+3.11 venv has 65.5). :func:`compile_in_place` hands setup.py's :func:`extensions` to setuptools'
+``build_ext`` command alone, which compiles the same files with the same flags in every
+setuptools of the last years, offline (an isolated pip build would need the package index at
+each start). It runs in a child process (``python -m rouge_plus.space.compiled DIRECTORY``), so
+a compiler's crash or a broken setuptools cannot take the app down.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import importlib.machinery
 import importlib.util
 import logging
 import os
+import runpy
 import shlex
 import shutil
 import subprocess
@@ -54,7 +62,7 @@ def build_kernels(directory: Path) -> bool:
         LOGGER.info("no C compiler in this image: the pure-Python kernels run")
         return False
     LOGGER.info("building the C kernels in %s", directory)
-    command = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
+    command = [sys.executable, "-m", __name__, str(directory)]
     try:
         done = subprocess.run(
             command, cwd=directory, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S
@@ -67,8 +75,24 @@ def build_kernels(directory: Path) -> bool:
     return built(directory)
 
 
+def compile_in_place(directory: Path) -> None:
+    """Compile setup.py's extensions beside their sources in ``directory`` (a source tree) with
+    setuptools' ``build_ext`` alone, reading none of the project's metadata."""
+    from setuptools import Distribution
+
+    os.chdir(directory)  # setup.py names the sources relative to its directory
+    extensions = runpy.run_path("setup.py", run_name="rouge_plus_setup")["extensions"]()
+    distribution = Distribution({"name": "rouge-plus", "ext_modules": extensions})
+    distribution.get_command_obj("build_ext").inplace = True
+    distribution.run_command("build_ext")
+
+
 def backend() -> str:
     """Which kernels score here: ``"compiled C kernels"`` or ``"pure Python"``."""
-    from ..kernels.native import NATIVE as compiled_kernels
+    from .._compiled import kernels_in_use
 
-    return "compiled C kernels" if compiled_kernels else "pure Python"
+    return str(kernels_in_use())
+
+
+if __name__ == "__main__":
+    compile_in_place(Path(sys.argv[1]))

@@ -7,7 +7,10 @@ reads only the wheelhouse of core dependencies and setuptools that scripts/insta
 downloads): README's first command installs from the checkout and runs the demo on the compiled
 kernels, and the sdist compiles and installs; from another directory, ``rouge_plus.score`` works
 without evaluate, and ``rouge_plus.load()`` gives an evaluate metric that ``evaluate.combine``
-accepts once evaluate is importable.
+accepts once evaluate is importable. Where no C compiler runs (``CC=/bin/false``), the sdist
+installs the pure-Python kernels, which score the same and say so: the first scoring call warns
+once, and ``rouge-plus --version`` names them. (scripts/check_wheel.py installs the repaired
+wheel there and runs the tests against it.)
 """
 
 from __future__ import annotations
@@ -193,3 +196,59 @@ print(json.dumps({{
         ),
         **rouge_plus.score(PREDICTIONS, REFERENCES, rouge_types=["rouge2"]),
     }
+
+
+def test_sdist_without_a_compiler_installs_pure_python_that_scores_and_warns_once(
+    dists, wheelhouse, tmp_path
+):
+    sdist, _ = dists
+    python = fresh_venv(tmp_path / "venv")
+    no_compiler = offline_pip_env(wheelhouse, CC="/bin/false")
+    run([python, "-m", "pip", "install", "--quiet", str(sdist)], env=no_compiler)
+    code = f"""
+import json, warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import rouge_plus
+    first = rouge_plus.score({PREDICTIONS!r}, {REFERENCES!r}, use_stemmer=True)
+    second = rouge_plus.score({PREDICTIONS!r}, {REFERENCES!r})
+print(json.dumps({{
+    "file": rouge_plus.__file__,
+    "warnings": [[w.category.__name__, str(w.message)] for w in caught],
+    "score": first,
+}}))
+"""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = run([python, "-c", code], cwd=elsewhere, env=clean_environment(CC="/bin/false"))
+    out = json.loads(done.stdout)
+    assert out["file"].startswith(str(tmp_path / "venv"))
+    [(category, message)] = out["warnings"]
+    assert category == "PurePythonWarning"
+    assert "has no C extensions: it was built from source where no C compiler ran" in message
+    assert "python -m pip install --force-reinstall rouge_plus-*-cp" in message
+    assert out["score"] == rouge_plus.score(PREDICTIONS, REFERENCES, use_stemmer=True)
+    rouge_plus_command = str(Path(python).parent / "rouge-plus")
+    version = run([rouge_plus_command, "--version"], cwd=elsewhere, env=clean_environment())
+    assert version.stdout.splitlines()[1].startswith("kernels: pure Python (this installation (")
+
+
+# "pip install" and its options, then the project's name alone (an extra, a quote or the end may
+# follow; a wheel's file name, rouge_plus-<version>-..., is no name).
+BY_NAME = re.compile(r"pip install (?:-[\w-]+ +)*[\"']?rouge[-_]plus(?=[\s\"'\[`]|$)", re.M)
+
+
+def test_no_doc_installs_the_unpublished_package_by_name():
+    """The package is not on PyPI: no doc, message or example may tell anyone to
+    ``pip install rouge-plus`` (PyPI could serve someone else's package of that name)."""
+    texts = [REPO / "README.md", REPO / "requirements.txt", REPO / "app.py"]
+    for pattern in ("docs/**/*.md", "examples/**/*", "rouge_plus/**/*.py", "scripts/**/*"):
+        texts += [path for path in REPO.glob(pattern) if path.is_file()]
+    offenders = [
+        f"{path.relative_to(REPO)}: {match.group(0)}"
+        for path in texts
+        for match in BY_NAME.finditer(path.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert offenders == []
+    assert BY_NAME.search('pip install -U "rouge-plus[evaluate]"')
+    assert not BY_NAME.search("pip install rouge_plus-0.1.0-cp311-cp311-manylinux_2_17_x86_64.whl")
