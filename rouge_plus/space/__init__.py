@@ -1,5 +1,7 @@
-"""The Gradio Space: ``page`` builds the page (``app.py`` at the repository root launches it);
-the other modules are its logic, importable and tested without Gradio.
+"""The Gradio Space: ``page`` builds the page (``app.py`` at the repository root launches it)
+from ``options_column``, ``pair_tab`` and ``corpus_tab``, with what their events share in
+``events``, ``refusals`` and ``workarounds`` (every reliance on Gradio's internals). The other
+modules are its logic, importable and tested without Gradio:
 
 - :mod:`.api`: the ``/score`` endpoint, whose parameters come from the options dataclass;
 - :mod:`.pair_input`: the single-pair text boxes (references separated by ``---``);

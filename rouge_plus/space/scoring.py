@@ -109,11 +109,6 @@ def score_options(options: dict, **overrides: object) -> ScoreOptions:
         raise InputError(str(error)) from error
 
 
-def scoring_plan(options: dict) -> ScoringPlan:
-    """The plan of ``options``, resolved once for a whole request; ``InputError`` if invalid."""
-    return ScoringPlan(score_options(options))
-
-
 def pair_scores(prediction: str, references: list[str], plan: ScoringPlan) -> dict[str, tuple]:
     """``{rouge_type: (precision, recall, f)}`` for one prediction and its references."""
     columns = score_examples([prediction], [references], plan).columns()

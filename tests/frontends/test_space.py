@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.space_plans import scoring_plan
 
 import rouge_plus
 from rouge_plus.readers import InputError, column_names, corpus_from_records, sample_text
@@ -111,7 +112,7 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
     chosen = options(multi_ref=mode, rouge_types=["rouge1", "rougeSU4", "rouge1+synonyms"])
     expected = rouge_plus.score([prediction], [references], return_precision_recall=True, **chosen)
     for name, (p, r, f) in scoring.pair_scores(
-        prediction, references, scoring.scoring_plan(chosen)
+        prediction, references, scoring_plan(chosen)
     ).items():
         assert (p, r, f) == (
             expected[f"{name}_precision"],
@@ -121,9 +122,9 @@ def test_pair_scores_equal_the_library(mode: str) -> None:
 
 
 def test_explanations_follow_the_options() -> None:
-    plain = scoring.explain_references(*CAR, scoring.scoring_plan(options()), 1)
+    plain = scoring.explain_references(*CAR, scoring_plan(options()), 1)
     synonyms = scoring.explain_references(
-        *CAR, scoring.scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1
+        *CAR, scoring_plan(options(rouge_types=["rouge1+synonyms"])), 1
     )
     assert [s.kind for s in plain[0].explanation.prediction] == ["both", None, "both", None]
     assert [s.kind for s in synonyms[0].explanation.prediction] == [
@@ -134,7 +135,7 @@ def test_explanations_follow_the_options() -> None:
     ]
     assert synonyms[0].scores == {"rouge1+synonyms": (1.0, 1.0, 1.0)}
     without_stopwords = scoring.explain_references(
-        *CAT, scoring.scoring_plan(options(stopwords="english")), 1
+        *CAT, scoring_plan(options(stopwords="english")), 1
     )
     assert [s.kind for s in without_stopwords[0].explanation.prediction] == [
         None,
@@ -147,7 +148,7 @@ def test_explanations_follow_the_options() -> None:
 
 def test_scores_table_shows_formatted_scores() -> None:
     table = render.scores_table_html(
-        scoring.pair_scores(*CAT, scoring.scoring_plan(options(rouge_types=["rouge1"])))
+        scoring.pair_scores(*CAT, scoring_plan(options(rouge_types=["rouge1"])))
     )
     # SPEC §6: 3 unigrams match, R 0.5, P 0.6, F 0.545455.
     assert "<th scope='row'>ROUGE-1</th><td>0.6000</td><td>0.5000</td>" in table
@@ -156,9 +157,9 @@ def test_scores_table_shows_formatted_scores() -> None:
 
 def test_highlighting_escapes_html() -> None:
     text = "<b>cat</b> & dog"
-    spans = scoring.explain_references(
-        text, ["cat dog"], scoring.scoring_plan(options()), 1
-    )[0].explanation.prediction
+    spans = scoring.explain_references(text, ["cat dog"], scoring_plan(options()), 1)[
+        0
+    ].explanation.prediction
     rendered = render.highlight_html(text, spans)
     assert rendered.startswith("&lt;")
     assert "<mark class='rp-both' title='n-gram and LCS'>cat</mark>" in rendered
@@ -168,7 +169,7 @@ def test_highlighting_escapes_html() -> None:
 def test_legend_lists_synonyms_only_when_they_are_marked() -> None:
     chosen = options(rouge_types=["rouge1", "rouge1+synonyms"])
     page = render.explanation_html(
-        CAR[0], scoring.explain_references(*CAR, scoring.scoring_plan(chosen), 1), 1, True
+        CAR[0], scoring.explain_references(*CAR, scoring_plan(chosen), 1), 1, True
     )
     assert "<mark class='rp-synonym'>synonym</mark>" in page
     assert page.count("<mark class='rp-synonym' title=") == 4
@@ -275,7 +276,6 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
     assert summary["rouge1_mean"] == mean["rouge1_fmeasure"]
     table = render.summary_table_html(summary, chosen["rouge_types"], 0.9)
     assert "90% CI of F (bootstrap)" in table and f"{summary['rougeL_low']:.4f}" in table
-
 
     lines = files.write_scores_csv(examples, tmp_path).read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",") == [

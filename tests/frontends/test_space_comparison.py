@@ -97,18 +97,19 @@ def test_system_choices_offer_every_other_column() -> None:
 def test_page_handlers() -> None:
     pytest.importorskip("gradio", reason="the page needs gradio")
     pytest.importorskip("matplotlib", reason="the page draws histograms with matplotlib")
-    from rouge_plus.space import page
+    from rouge_plus.space import corpus_tab, events
 
-    update = page.update_compare_columns(None, sample_text(), "prediction")
+    update = corpus_tab.update_compare_columns(None, sample_text(), "prediction")
     assert update["choices"] == ["short", "references"] and update["value"] == []
-    settings = page.read_options(
+    settings = events.read_options(
         rouge_types=["rouge1"], use_stemmer=False, tokenizer="default",
         split_sentences="newline", multi_ref="best", beta=1.0,
     )  # fmt: skip
-    table = page.compare_corpus(
+    table = corpus_tab.compare_corpus(
         None, sample_text(), "prediction", ["references"], ["short"], 0.95, 200, 0, settings
     )
     assert cells(table)[1][0] == "short" and "*" in cells(table)[1][5]
-    assert page.compare_corpus(None, PASTED, "base", ["refs"], [], 0.95, 200, 0, settings) == ""
-    with pytest.raises(page.gr.Error, match="no column 'nope'"):
-        page.compare_corpus(None, PASTED, "base", ["refs"], ["nope"], 0.95, 200, 0, settings)
+    compare = corpus_tab.compare_corpus
+    assert compare(None, PASTED, "base", ["refs"], [], 0.95, 200, 0, settings) == ""
+    with pytest.raises(corpus_tab.gr.Error, match="no column 'nope'"):
+        compare(None, PASTED, "base", ["refs"], ["nope"], 0.95, 200, 0, settings)

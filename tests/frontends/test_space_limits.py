@@ -30,8 +30,14 @@ gr = pytest.importorskip("gradio", reason="the page needs gradio")
 pytest.importorskip("matplotlib", reason="the page draws histograms with matplotlib")
 
 from rouge_plus.space import comparison as comparison_module  # noqa: E402
-from rouge_plus.space import histogram  # noqa: E402
-from rouge_plus.space import page as app  # noqa: E402
+from rouge_plus.space import (  # noqa: E402
+    corpus_tab,
+    events,
+    histogram,
+    page,
+    pair_tab,
+    refusals,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -257,8 +263,7 @@ def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
         f"{limits.SMALL_REQUEST_CHARS:,} characters is small", f"{limits.LARGE_WAITING} waiting",
         f"{limits.QUEUE_SIZE} waiting",
     ]  # fmt: skip
-    page = app.LIMITS
-    assert [s for s in stated if s not in page] == []
+    assert [s for s in stated if s not in page.LIMITS] == []
     assert [s for s in stated if s not in " ".join(guide.split())] == []
 
 
@@ -272,10 +277,10 @@ LIGHT_EVENTS = {
 
 
 def test_the_queue_and_the_cache_are_bounded() -> None:
-    demo = app.build_demo()
+    demo = page.build_demo()
     assert demo._queue.max_size == limits.QUEUE_SIZE
     assert demo._queue.default_concurrency_limit == limits.CONCURRENT_REQUESTS
-    assert demo.delete_cache == app.DELETE_CACHE
+    assert demo.delete_cache == page.DELETE_CACHE
     failures = [fn for fn in demo.fns.values() if fn.trigger_only_on_failure]
     assert failures and all(fn.fn.__name__ == "clear_outputs" for fn in failures)
 
@@ -283,16 +288,20 @@ def test_the_queue_and_the_cache_are_bounded() -> None:
 def test_every_event_that_scores_applies_the_limits_itself() -> None:
     """Every event of the page, whoever calls it (a client may call any by its number), either
     scores nothing or is a scoring event: its own budget, turn and limits."""
-    demo = app.build_demo()
+    demo = page.build_demo()
     scoring = {fn.fn.__name__: fn for fn in demo.fns.values() if fn.fn is not None}
-    assert {name for name, fn in scoring.items() if not getattr(fn.fn, "scoring_event", False)} \
-        == LIGHT_EVENTS
+    assert {
+        name for name, fn in scoring.items() if not getattr(fn.fn, "scoring_event", False)
+    } == LIGHT_EVENTS
     scoring_events = [fn for fn in demo.fns.values() if getattr(fn.fn, "scoring_event", False)]
     assert {fn.fn.__name__ for fn in scoring_events} == {
-        "score_single", "score_corpus", "compare_corpus", "score_api"
+        "score_single",
+        "score_corpus",
+        "compare_corpus",
+        "score_api",
     }
     for fn in scoring_events:  # each kind has the slots its large requests leave to small ones
-        assert fn.concurrency_limit == app.SLOTS_PER_KIND
+        assert fn.concurrency_limit == events.SLOTS_PER_KIND
         assert fn.concurrency_limit >= (
             limits.LARGE_AT_ONCE + limits.LARGE_WAITING + limits.CONCURRENT_REQUESTS
         )
@@ -303,7 +312,7 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
     """Called directly (as a client may), the comparison refuses what any request is refused:
     too many types or resamples, a system column beyond the text limits; and it works within
     the budget and a turn."""
-    chosen = app.read_options(
+    chosen = events.read_options(
         rouge_types=["rouge1"], use_stemmer=False, tokenizer="default",
         split_sentences="newline", multi_ref="best", beta=1.0,
     )  # fmt: skip
@@ -311,13 +320,13 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
     rows = "\n".join(json.dumps(row) for row in [long, {"base": "c", "system": "c", "refs": "c"}])
     args = (None, rows, "base", ["refs"], ["system"], 0.95, 100, 0)
     with pytest.raises(gr.Error, match="5,001 tokens: the Space takes 5,000"):
-        app.compare_corpus(*args, chosen)
+        corpus_tab.compare_corpus(*args, chosen)
     with pytest.raises(gr.Error, match="9 ROUGE types"):
-        app.compare_corpus(*args, {**chosen, "rouge_types": NINE_TYPES})
+        corpus_tab.compare_corpus(*args, {**chosen, "rouge_types": NINE_TYPES})
     with pytest.raises(gr.Error, match="rouge9"):
-        app.compare_corpus(*args, {**chosen, "rouge_types": ["rouge9+synonyms"]})
+        corpus_tab.compare_corpus(*args, {**chosen, "rouge_types": ["rouge9+synonyms"]})
     with pytest.raises(gr.Error, match="10,001 resamples"):
-        app.compare_corpus(*args[:6], 10_001, 0, chosen)
+        corpus_tab.compare_corpus(*args[:6], 10_001, 0, chosen)
     turns = []
     real_turn = limits.turn
 
@@ -327,7 +336,7 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
 
     monkeypatch.setattr(limits, "turn", counted_turn)
     fine = "\n".join(json.dumps({"base": "a b", "system": "a c", "refs": "a b"}) for _ in range(3))
-    assert "Baseline: base" in app.compare_corpus(None, fine, *args[2:], chosen)
+    assert "Baseline: base" in corpus_tab.compare_corpus(None, fine, *args[2:], chosen)
     assert turns == [3 * 2 * (3 + 3)]  # 3 rows: baseline + references, system + references
     with pytest.raises(LimitError, match="more than 30 s"):
         spent = Budget(seconds=-1)
@@ -336,7 +345,7 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
 
 def test_options_beyond_the_limits_are_refused_when_read() -> None:
     with pytest.raises(gr.Error, match="9 ROUGE types"):
-        app.read_options(
+        events.read_options(
             rouge_types=NINE_TYPES, use_stemmer=False,
             tokenizer="default", split_sentences="newline", multi_ref="best", beta=1.0,
         )  # fmt: skip
@@ -353,19 +362,19 @@ def test_options_beyond_the_limits_are_refused_when_read() -> None:
 )
 def test_errors_become_a_message_and_one_log_line(error, message, caplog) -> None:
     caplog.set_level(logging.INFO, logger="rouge_plus.space")
-    with pytest.raises(gr.Error, match=message) as caught, app.user_errors():
+    with pytest.raises(gr.Error, match=message) as caught, refusals.user_errors():
         raise error
     assert caught.value.print_exception is False  # no traceback in the console
     assert [r.getMessage() for r in caplog.records] == [f"refused: {caught.value.message}"]
 
 
 def test_a_single_pair_of_twenty_thousand_decomposed_characters_is_quick() -> None:
-    settings = app.read_options(
+    settings = events.read_options(
         rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=False,
         tokenizer="default", split_sentences="newline", multi_ref="best", beta=1.0,
     )  # fmt: skip
     started = time.process_time()
-    table, highlights, _ = app.score_single("e\u0301" * 9_999, "é", 1, settings)
+    table, highlights, _ = pair_tab.score_single("e\u0301" * 9_999, "é", 1, settings)
     assert time.process_time() - started < 5
     assert "ROUGE-1" in table and "rp-both" in highlights
 
@@ -379,7 +388,7 @@ def test_json_numbers_too_long_and_nesting_too_deep_are_messages() -> None:
         ('{"prediction": ' + "1" * 5000 + "}", "not valid JSON"),
         ('{"prediction": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
     ]:
-        with pytest.raises(gr.Error, match=message), app.user_errors():
+        with pytest.raises(gr.Error, match=message), refusals.user_errors():
             files.load_source(None, text)
 
 
