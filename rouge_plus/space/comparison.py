@@ -17,7 +17,7 @@ from ..inputs import Batch, normalize_inputs
 from ..options import ScoreOptions
 from ..readers import Record, column_names, corpus_from_records
 from .corpus_files import chosen_columns, load_source
-from .limits import Budget, check_options, check_sizes, score_rows, within_budget
+from .limits import Budget, Work, check_options, check_sizes, score_rows, within_budget
 from .render import display_name, score_bar_html
 from .scoring import score_options
 
@@ -55,18 +55,22 @@ def comparison_html(
         resamples = int(n_resamples)
     except (TypeError, ValueError):
         raise InputError("Give the resamples as a number.") from None
-    check_options(score_options(options, n_resamples=resamples))
+    resolved = score_options(options, n_resamples=resamples)
+    check_options(resolved)
     baseline, references = corpus_from_records(records, baseline_column, reference_columns)
     batches = {
         column: normalize_inputs(corpus_from_records(records, column, reference_columns)[0],
                                  references)
         for column in [baseline_column, *systems]
     }  # fmt: skip
-    characters = sum(check_sizes(batch) for batch in batches.values())
+    work = Work()
+    for batch in batches.values():
+        check_sizes(batch)
+        work += Work.of(batch, resolved)
+    # Each system: a paired approximate randomization and a paired bootstrap.
+    work += Work(resampled=2 * len(systems) * len(baseline) * len(resolved.rouge_types) * resamples)
     settings = (float(confidence_level), resamples, int(seed))
-    return within_budget(
-        budget or Budget(), characters, compared_html, batches, score_options(options), *settings
-    )
+    return within_budget(budget or Budget(), work, compared_html, batches, resolved, *settings)
 
 
 def compared_html(

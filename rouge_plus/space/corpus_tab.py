@@ -3,6 +3,8 @@ a histogram and a per-example download, and the prediction column compared with 
 
 from __future__ import annotations
 
+import functools
+
 import gradio as gr
 from matplotlib.figure import Figure
 
@@ -68,14 +70,22 @@ def score_corpus(
     bootstrap = bootstrap_options(options, confidence_level, n_resamples, seed)
     check_options(bootstrap)
     progress((0, len(batch)), desc="Scoring", unit="rows")
-    examples = score_within_limits(
+
+    def scored_rows(_: int, stop: int) -> None:
+        if stop < len(batch):
+            progress((stop, len(batch)), desc="Scoring", unit="rows")
+        else:
+            progress(1.0, desc="Bootstrap confidence intervals")
+
+    scored = score_within_limits(
         batch,
         score_options(options),
         budget,
-        on_chunk=lambda _, stop: progress((stop, len(batch)), desc="Scoring", unit="rows"),
+        scored_rows,
+        summarize=functools.partial(corpus_summary, bootstrap=bootstrap),
+        resamples=bootstrap.n_resamples,
     )
-    progress(1.0, desc="Bootstrap confidence intervals")
-    summary = corpus_summary(examples, bootstrap, budget)
+    examples, summary = scored.examples, scored.summary
     csv_path = write_scores_csv(examples, download_folder())
     status = (
         f"Scored {len(examples):,} examples · {bootstrap.n_resamples:,} bootstrap resamples, "

@@ -2,9 +2,12 @@
 
 Every limit is a named constant here; the page states them (:func:`limits_markdown`),
 docs/space.md repeats them (a test holds the two together), and a request beyond one is refused
-before any scoring with a message that names the limit. A small request is worked on at once; a
-large one waits for its turn (:data:`LARGE_AT_ONCE` at a time, :data:`LARGE_WAITING` waiting)
-and is worked on in a process of its own (:func:`within_budget`), which is killed the moment
+before any scoring with a message that names the limit. A request is sized by the work it asks
+for (:class:`Work`: its characters, its scores of a pair under a type, its resampled values),
+not by its characters alone: 10,000 rows of empty texts bootstrapped 10,000 times is a minute
+of work in no characters. A small request is worked on at once; any other waits for its turn
+(:data:`LARGE_AT_ONCE` at a time, :data:`LARGE_WAITING` waiting) and is worked on, scoring and
+aggregation alike, in a process of its own (:func:`within_budget`), which is killed the moment
 the request's time budget is spent or its client has gone: one pair of long texts takes
 seconds on the pure-Python kernels, so looking at the budget between pieces of work could not
 stop it in time.
@@ -21,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -51,9 +54,14 @@ CONCURRENT_REQUESTS = 8  # small requests of one kind (pair, corpus, compare, AP
 QUEUE_SIZE = 32  # requests waiting for Gradio's queue, beyond which the Space says it is busy
 LARGE_AT_ONCE = 2  # large requests working at once, the others waiting their turn
 LARGE_WAITING = 24  # large requests waiting for their turn, beyond which the Space says busy
-# A request whose texts hold at most this many characters in all (so as many tokens) is small:
-# 8 types of the slowest kind take under a second on it on the pure-Python kernels.
+# A small request (worked on at once, in the server) asks for at most this much of each kind of
+# work, which the pure-Python kernels do in a fraction of a second: characters in all its texts
+# (so as many tokens; 8 types of the slowest kind take under a second), scores of a (prediction,
+# reference) pair under one type (about 15 us each), and resampled values (rows x types x
+# resamples of a bootstrap or a paired test, about 0.1 us each).
 SMALL_REQUEST_CHARS = 2_000
+SMALL_REQUEST_SCORES = 10_000
+SMALL_REQUEST_RESAMPLED = 2_000_000
 CHUNK_TOKENS = 20_000  # tokens scored between two progress reports
 BUDGET_POLL_S = 0.1  # how often the budget of a request at work is looked at
 WORKER_NICENESS = 10  # large work yields the processor to the server's small requests
@@ -62,6 +70,7 @@ WORKER_NICENESS = 10  # large work yields the processor to the server's small re
 __all__ = ["Budget", "ClientGone", "LimitError", "check_options", "check_texts", "within_budget"]
 
 Result = TypeVar("Result")
+Summary = TypeVar("Summary")
 
 
 @dataclass
@@ -88,21 +97,54 @@ class Budget:
             )
 
 
+@dataclass(frozen=True)
+class Work:
+    """The work a request asks for: the characters of its texts, its scores (a pair of
+    prediction and reference under one ROUGE type) and its resampled values (a row under one
+    type in one resample of a bootstrap or a paired test). Requests add up (``+``)."""
+
+    characters: int = 0
+    scores: int = 0
+    resampled: int = 0
+
+    @classmethod
+    def of(cls, batch: Batch, options: ScoreOptions, resamples: int = 0) -> Work:
+        """The work of scoring ``batch`` under ``options``, then of ``resamples`` resamples of
+        its per-row scores (a bootstrap: ``options.n_resamples``)."""
+        characters = sum(len(text) for text in batch.predictions) + sum(
+            len(text) for refs in batch.references for text in refs
+        )
+        types = len(options.rouge_types)
+        pairs = sum(len(refs) for refs in batch.references)
+        return cls(characters, pairs * types, len(batch) * types * resamples)
+
+    def __add__(self, other: Work) -> Work:
+        return Work(
+            self.characters + other.characters,
+            self.scores + other.scores,
+            self.resampled + other.resampled,
+        )
+
+    @property
+    def is_small(self) -> bool:
+        """Whether it is little enough to do at once, in the server's process."""
+        return (
+            self.characters <= SMALL_REQUEST_CHARS
+            and self.scores <= SMALL_REQUEST_SCORES
+            and self.resampled <= SMALL_REQUEST_RESAMPLED
+        )
+
+
 _LARGE_TURNS = threading.BoundedSemaphore(LARGE_AT_ONCE)
 _waiting = [0]  # large requests waiting for their turn
 _waiting_lock = threading.Lock()
 
 
-def is_small(characters: int) -> bool:
-    """Whether a request whose texts hold ``characters`` characters in all is small."""
-    return characters <= SMALL_REQUEST_CHARS
-
-
 @contextlib.contextmanager
-def turn(characters: int, budget: Budget) -> Iterator[None]:
+def turn(work: Work, budget: Budget) -> Iterator[None]:
     """Wait for a large request's turn (small requests go at once), within the budget;
     ``LimitError`` at once when :data:`LARGE_WAITING` large requests already wait."""
-    if is_small(characters):
+    if work.is_small:
         yield
         return
     if not _LARGE_TURNS.acquire(blocking=False):
@@ -127,25 +169,25 @@ def turn(characters: int, budget: Budget) -> Iterator[None]:
 
 def within_budget(
     budget: Budget,
-    characters: int,
-    work: Callable[..., Result],
+    work: Work,
+    task: Callable[..., Result],
     *args: object,
     on_progress: Callable[..., None] | None = None,
 ) -> Result:
-    """``work(*args)`` (with ``progress=on_progress`` when given), for a request whose texts
-    hold ``characters`` characters: a small request's here and now; a large one's when its
-    turn comes, in a worker process that is killed as soon as ``budget`` says stop, so that
-    no unit of work, however long, runs on past the budget.
+    """``task(*args)`` (with ``progress=on_progress`` when given), a request's ``work``: a small
+    request's here and now; any other's when its turn comes, in a worker process that is killed
+    as soon as ``budget`` says stop, so that no unit of work, however long, runs on past the
+    budget.
 
-    ``work`` must be importable by name (a module-level function) and its arguments and
-    result picklable; its errors are raised here.
+    ``task`` must be importable by name (a module-level function, or a ``functools.partial``
+    of one) and its arguments and result picklable; its errors are raised here.
     """
     progress = {} if on_progress is None else {"progress": on_progress}
-    with turn(characters, budget):
+    with turn(work, budget):
         budget.check()
-        if is_small(characters):
-            return work(*args, **progress)
-        return _in_worker(budget, work, args, on_progress)
+        if work.is_small:
+            return task(*args, **progress)
+        return _in_worker(budget, task, args, on_progress)
 
 
 def _in_worker(
@@ -254,12 +296,12 @@ def check_options(options: ScoreOptions) -> None:
         _refuse(f"{len(stopwords):,} stopwords", f"at most {MAX_STOPWORDS:,}")
 
 
-def check_sizes(batch: Batch) -> int:
-    """The number of characters of ``batch``'s texts, after ``LimitError`` for rows,
-    references, bytes or characters beyond the Space's limits (no text is tokenized)."""
+def check_sizes(batch: Batch) -> None:
+    """``LimitError`` for rows, references, bytes or characters of ``batch`` beyond the Space's
+    limits (no text is tokenized)."""
     if len(batch) > MAX_ROWS:
         _refuse(f"{len(batch):,} rows", f"at most {MAX_ROWS:,} per request")
-    size = characters = 0
+    size = 0
     for row, refs in enumerate(batch.references):
         if len(refs) > MAX_REFERENCES:
             _refuse(f"row {row} has {len(refs)} references", f"at most {MAX_REFERENCES}")
@@ -267,11 +309,9 @@ def check_sizes(batch: Batch) -> int:
             if len(text) > MAX_TEXT_CHARS:
                 what = f"a text of row {row} has {len(text):,} characters"
                 _refuse(what, f"{MAX_TEXT_CHARS:,}")
-            characters += len(text)
             size += len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_UPLOAD_BYTES:
         _refuse(f"{size / 2**20:.1f} MB of text", f"{MAX_UPLOAD_MB} MB per request")
-    return characters
 
 
 def count_tokens(batch: Batch, options: ScoreOptions) -> np.ndarray:
@@ -306,36 +346,50 @@ def score_rows(
     return score_stream(_chunks(batch, tokens), options, on_chunk=progress)
 
 
+@dataclass(frozen=True)
+class Scored(Generic[Summary]):
+    """A request's per-example scores, and what its ``summarize`` made of them (or None)."""
+
+    examples: ExampleScores
+    summary: Summary | None
+
+
+def score_and_summarize(
+    batch: Batch,
+    options: ScoreOptions,
+    summarize: Callable[[ExampleScores], Summary] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Scored[Summary]:
+    """:func:`score_rows`, then ``summarize`` of the scores: a request's whole work."""
+    examples = score_rows(batch, options, progress)
+    return Scored(examples, None if summarize is None else summarize(examples))
+
+
 def score_within_limits(
     batch: Batch,
     options: ScoreOptions,
     budget: Budget,
     on_chunk: Callable[[int, int], None] | None = None,
-) -> ExampleScores:
-    """Per-example scores of ``batch``, checked against the limits first, within ``budget``
-    (:func:`within_budget`); ``on_chunk(start, stop)`` after each chunk of rows."""
+    *,
+    summarize: Callable[[ExampleScores], Summary] | None = None,
+    resamples: int = 0,
+) -> Scored[Summary]:
+    """Per-example scores of ``batch`` and ``summarize`` of them (which resamples the scores
+    ``resamples`` times, as a bootstrap does), checked against the limits first, all within
+    ``budget`` (:func:`within_budget`: in a worker process unless the work is small);
+    ``on_chunk(start, stop)`` after each chunk of rows. ``summarize`` must be picklable."""
     check_options(options)
-    characters = check_sizes(batch)
+    check_sizes(batch)
 
     def after_chunk(start: int, stop: int) -> None:
         budget.check()
         if on_chunk is not None:
             on_chunk(start, stop)
 
-    return within_budget(budget, characters, score_rows, batch, options, on_progress=after_chunk)
-
-
-def aggregate_within(
-    examples: ExampleScores, options: ScoreOptions, budget: Budget
-) -> dict[str, float]:
-    """``examples.aggregate(options)``, one ROUGE type at a time with a look at ``budget``
-    in between (a bootstrap of 10,000 resamples over 10,000 rows takes a second per type)."""
-    result: dict[str, float] = {}
-    for name, values in examples.scores.items():
-        budget.check()
-        one = ExampleScores({name: values}, examples.options, examples.signature)
-        result.update(one.aggregate(options))
-    return result
+    work = Work.of(batch, options, resamples)
+    return within_budget(
+        budget, work, score_and_summarize, batch, options, summarize, on_progress=after_chunk
+    )
 
 
 def _chunks(batch: Batch, tokens: np.ndarray) -> Iterator[tuple[list[str], list[list[str]]]]:
@@ -372,10 +426,13 @@ def limits_markdown() -> str:
             f"- up to {MAX_RESAMPLES:,} bootstrap resamples",
             f"- {TIME_BUDGET_S} s of work per request, waiting included; work stops when the "
             "page is closed",
-            f"- a request of up to {SMALL_REQUEST_CHARS:,} characters is small and answered at "
-            f"once; large requests take turns, {LARGE_AT_ONCE} at a time and "
-            f"{LARGE_WAITING} waiting; {CONCURRENT_REQUESTS} requests of each kind (single "
-            f"pair, corpus, comparison, API) at once and {QUEUE_SIZE} waiting; beyond that "
-            "the Space says it is busy",
+            f"- a request is small, and answered at once, when it asks for little work: up to "
+            f"{SMALL_REQUEST_CHARS:,} characters of text, {SMALL_REQUEST_SCORES:,} scores (pairs "
+            f"of prediction and reference times types) and {SMALL_REQUEST_RESAMPLED:,} resampled "
+            "values (rows times types times bootstrap resamples); larger requests take turns, "
+            f"each in a worker process stopped when its time is up, {LARGE_AT_ONCE} at a time and "
+            f"{LARGE_WAITING} waiting; beside them, {CONCURRENT_REQUESTS} small requests of each "
+            f"kind (single pair, corpus, comparison, API) at once and {QUEUE_SIZE} waiting; "
+            "beyond that the Space says it is busy",
         ]
     )

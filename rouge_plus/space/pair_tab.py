@@ -6,7 +6,7 @@ import gradio as gr
 
 from ..inputs import Batch
 from .events import PRIVATE, cleared, kind, options_reader, scoring_event
-from .limits import Budget, check_options, check_sizes, within_budget
+from .limits import Budget, Work, check_options, check_sizes, within_budget
 from .pair_input import check_pair, split_references
 from .render import explanation_html, scores_table_html
 from .scoring import DEFAULT_TYPES, report_pair, score_options
@@ -44,9 +44,10 @@ def score_single(
     check_pair(prediction, references)
     resolved = score_options(options)
     check_options(resolved)
-    characters = check_sizes(Batch([prediction], [references]))
-    pair = within_budget(budget, characters, report_pair, prediction, references, resolved,
-                         int(ngram_n))  # fmt: skip
+    batch = Batch([prediction], [references])
+    check_sizes(batch)
+    work = Work.of(batch, resolved)
+    pair = within_budget(budget, work, report_pair, prediction, references, resolved, int(ngram_n))
     highlights = explanation_html(prediction, pair.explained, int(ngram_n), resolved.needs_synonyms)
     summary = f"{len(references)} reference(s), combined with multi_ref=`{resolved.multi_ref}`"
     return scores_table_html(pair.scores), highlights, f"{summary}  \n`{pair.signature}`"

@@ -20,7 +20,6 @@ from ..scoring.measures import DEFAULT_ROUGE_TYPES
 from ..text.languages import LANGUAGES
 from ..text.stopwords import smart_words_file
 from .explain import PairExplanation, explain_with_plan
-from .limits import Budget, aggregate_within
 
 DEFAULT_TYPES = list(DEFAULT_ROUGE_TYPES)
 
@@ -179,14 +178,11 @@ def bootstrap_options(
     return score_options(options, aggregation="bootstrap", return_precision_recall=True, **settings)
 
 
-def corpus_summary(
-    examples: ExampleScores, bootstrap: ScoreOptions, budget: Budget
-) -> dict[str, float]:
+def corpus_summary(examples: ExampleScores, bootstrap: ScoreOptions) -> dict[str, float]:
     """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R), plus the plain
     means the command line and ``rouge_plus.score`` give by default: ``<type>_mean`` (F),
-    ``<type>_mean_precision`` and ``<type>_mean_recall``; ``budget`` is looked at between
-    types."""
-    summary = aggregate_within(examples, bootstrap, budget)
+    ``<type>_mean_precision`` and ``<type>_mean_recall``."""
+    summary = examples.aggregate(bootstrap)
     means = examples.aggregate(dataclasses.replace(bootstrap, aggregation="mean"))
     for name in examples.scores:
         summary[f"{name}_mean"] = means[f"{name}_fmeasure"]

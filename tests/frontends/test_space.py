@@ -16,7 +16,7 @@ from rouge_plus.scorer import score_examples
 from rouge_plus.scoring.measures import parse_rouge_type
 from rouge_plus.space import corpus_files as files
 from rouge_plus.space import render, scoring
-from rouge_plus.space.limits import MAX_REFERENCES, MAX_TEXT_CHARS, Budget
+from rouge_plus.space.limits import MAX_REFERENCES, MAX_TEXT_CHARS
 from rouge_plus.space.pair_input import check_pair, split_references
 from rouge_plus.text.stopwords import smart_words_file
 
@@ -265,7 +265,7 @@ def test_corpus_summary_is_the_library_bootstrap_plus_means(tmp_path: Path) -> N
     chosen = options()
     examples = score_examples(predictions, references, scoring.score_options(chosen), chunk_size=2)
     bootstrap = scoring.bootstrap_options(chosen, 0.9, 200, 3)
-    summary = scoring.corpus_summary(examples, bootstrap, Budget())
+    summary = scoring.corpus_summary(examples, bootstrap)
     expected = rouge_plus.score(
         predictions, references, aggregation="bootstrap", confidence_level=0.9,
         n_resamples=200, seed=3, return_precision_recall=True, **chosen,
@@ -293,7 +293,7 @@ def test_the_corpus_table_shows_the_command_line_means_labeled() -> None:
     references = ["a cat sat on a mat", "the dog barked loudly", "it rained all day", "y z"]
     examples = score_examples(predictions, references, scoring.score_options(options()))
     bootstrap = scoring.bootstrap_options(options(), 0.95, 100, 0)
-    summary = scoring.corpus_summary(examples, bootstrap, Budget())
+    summary = scoring.corpus_summary(examples, bootstrap)
     mean = rouge_plus.score(predictions, references, return_precision_recall=True, **options())
     table = render.summary_table_html(summary, ["rouge1"], 0.95)
     precision, recall = mean["rouge1_precision"], mean["rouge1_recall"]

@@ -26,6 +26,10 @@ from rouge_plus.space import api, limits
 from rouge_plus.space import corpus_files as files
 from rouge_plus.space.limits import Budget, ClientGone, LimitError
 
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
 gr = pytest.importorskip("gradio", reason="the page needs gradio")
 pytest.importorskip("matplotlib", reason="the page draws histograms with matplotlib")
 
@@ -40,6 +44,11 @@ from rouge_plus.space import (  # noqa: E402
 )
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+# The work of a request just too large to do in the server, and of the largest small one.
+LARGE = limits.Work(characters=limits.SMALL_REQUEST_CHARS + 1)
+SMALL = limits.Work(characters=limits.SMALL_REQUEST_CHARS)
 
 
 def words(count: int) -> str:
@@ -139,7 +148,7 @@ def test_scores_within_the_limits_are_the_library_scores(monkeypatch) -> None:
     options = ScoreOptions.from_kwargs(rouge_types=["rouge1", "rougeL", "rougeW"])
     examples = limits.score_within_limits(
         rouge_plus.inputs.normalize_inputs(predictions, references), options, Budget()
-    )
+    ).examples
     expected = score_examples(predictions, references, options)
     for name in options.type_names:
         np.testing.assert_array_equal(examples.scores[name], expected.scores[name])
@@ -147,14 +156,13 @@ def test_scores_within_the_limits_are_the_library_scores(monkeypatch) -> None:
 
 def test_large_requests_take_turns_and_small_ones_do_not_wait(monkeypatch) -> None:
     monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
-    large = limits.SMALL_REQUEST_CHARS + 1
-    with limits.turn(large, Budget()):
-        with limits.turn(limits.SMALL_REQUEST_CHARS, Budget()):
+    with limits.turn(LARGE, Budget()):
+        with limits.turn(SMALL, Budget()):
             pass  # a small request goes at once
         waiting = Budget(seconds=0.5)
-        with pytest.raises(LimitError, match="waited that long"), limits.turn(large, waiting):
+        with pytest.raises(LimitError, match="waited that long"), limits.turn(LARGE, waiting):
             pass
-    with limits.turn(large, Budget()):  # the turn was given back
+    with limits.turn(LARGE, Budget()):  # the turn was given back
         pass
 
 
@@ -163,23 +171,107 @@ def test_a_large_request_beyond_those_waiting_is_refused_at_once(monkeypatch) ->
     kind's slots: the next one hears that the Space is busy instead of waiting."""
     monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
     monkeypatch.setattr(limits, "LARGE_WAITING", 1)
-    large = limits.SMALL_REQUEST_CHARS + 1
     release = threading.Event()
 
     def wait_for_a_turn() -> None:
-        with contextlib.suppress(ClientGone), limits.turn(large, Budget(release.is_set)):
+        with contextlib.suppress(ClientGone), limits.turn(LARGE, Budget(release.is_set)):
             pass
 
-    with limits.turn(large, Budget()):
+    with limits.turn(LARGE, Budget()):
         waiter = threading.Thread(target=wait_for_a_turn)
         waiter.start()
         while limits._waiting[0] == 0:
             time.sleep(0.01)
-        with pytest.raises(LimitError, match="busy"), limits.turn(large, Budget()):
+        with pytest.raises(LimitError, match="busy"), limits.turn(LARGE, Budget()):
             pass
         release.set()
         waiter.join()
     assert limits._waiting[0] == 0
+
+
+EIGHT_TYPES = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeSU4", "rougeS*"]
+
+
+def empty_rows(rows: int, references: int = 10) -> tuple[list[str], list[list[str]]]:
+    """``rows`` empty predictions, each with ``references`` empty references: no characters."""
+    return [""] * rows, [[""] * references for _ in range(rows)]
+
+
+def test_a_request_is_sized_by_its_work_not_its_characters() -> None:
+    """10,000 rows of empty texts with 10 empty references, 8 types and a bootstrap of 10,000
+    resamples hold no characters, yet took 75-95 s in the server when counted as small."""
+    eight = ScoreOptions.from_kwargs(rouge_types=EIGHT_TYPES)
+    work = limits.Work.of(Batch(*empty_rows(10_000)), eight, resamples=10_000)
+    assert work == limits.Work(characters=0, scores=800_000, resampled=800_000_000)
+    assert not work.is_small
+    assert not limits.Work.of(Batch(*empty_rows(10_000)), eight).is_small  # scoring alone
+    one_pair = Batch(["the cat sat on the mat"], [["a cat sat on a mat"] * 10])
+    assert limits.Work.of(one_pair, eight, resamples=10_000).is_small
+    for just_over in (
+        limits.Work(characters=limits.SMALL_REQUEST_CHARS + 1),
+        limits.Work(scores=limits.SMALL_REQUEST_SCORES + 1),
+        limits.Work(resampled=limits.SMALL_REQUEST_RESAMPLED + 1),
+    ):
+        assert not just_over.is_small
+        assert (just_over + limits.Work()) == just_over
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.text(max_size=5), st.lists(st.text(max_size=5), min_size=1, max_size=3)),
+        max_size=6,
+    ),
+    st.integers(0, 6),
+    st.integers(0, 1_000),
+)
+def test_the_work_of_two_parts_adds_up_to_the_work_of_the_whole(rows, cut, resamples) -> None:
+    options = ScoreOptions.from_kwargs(rouge_types=["rouge1", "rougeL"])
+    batch = Batch([p for p, _ in rows], [r for _, r in rows])
+    parts = (batch.rows(0, min(cut, len(batch))), batch.rows(min(cut, len(batch)), len(batch)))
+    whole = limits.Work.of(batch, options, resamples)
+    assert whole == sum((limits.Work.of(part, options, resamples) for part in parts), limits.Work())
+    assert whole.characters == sum(len(p) + sum(map(len, r)) for p, r in rows)
+
+
+def test_a_request_of_empty_texts_that_asks_for_much_work_is_stopped_at_its_budget(
+    monkeypatch,
+) -> None:
+    """The request above, through the API and the corpus tab: its work (the bootstrap too)
+    runs in a worker that is killed when its budget is spent, not in the server until done."""
+    in_worker = []
+    real_in_worker = limits._in_worker
+
+    def spied_in_worker(budget, task, *args):
+        in_worker.append(task)
+        return real_in_worker(budget, task, *args)
+
+    monkeypatch.setattr(limits, "_in_worker", spied_in_worker)
+    predictions, references = empty_rows(10_000)
+    budget_s = 2
+    started = time.monotonic()
+    with pytest.raises(LimitError, match="more than 30 s of work"):
+        api.score_api(
+            predictions, references, rouge_types=EIGHT_TYPES, aggregation="bootstrap",
+            n_resamples=10_000, budget=Budget(seconds=budget_s),
+        )  # fmt: skip
+    assert time.monotonic() - started < budget_s + 5
+    chosen = events.read_options(
+        rouge_types=EIGHT_TYPES, use_stemmer=False, tokenizer="default",
+        split_sentences="newline", multi_ref="best", beta=1.0,
+    )  # fmt: skip
+    pasted = "\n".join(
+        json.dumps({"prediction": p, "references": r})
+        for p, r in zip(predictions, references, strict=True)
+    )
+    started = time.monotonic()
+    with pytest.raises(LimitError, match="more than 30 s of work"):
+        corpus_tab.score_corpus.__wrapped__(
+            None, pasted, "prediction", ["references"], 0.95, 10_000, 0, chosen,
+            progress=lambda *args, **kwargs: None, budget=Budget(seconds=budget_s),
+        )  # fmt: skip
+    assert time.monotonic() - started < budget_s + 5
+    assert in_worker == [limits.score_and_summarize] * 2
 
 
 def sleep_then_answer(seconds: float, answer: str) -> str:
@@ -197,26 +289,24 @@ def test_large_work_runs_in_a_worker_that_is_killed_when_the_budget_is_spent() -
     one pair of long texts)."""
     import multiprocessing
 
-    large = limits.SMALL_REQUEST_CHARS + 1
-    assert limits.within_budget(Budget(), large, sleep_then_answer, 0, "scored") == "scored"
+    assert limits.within_budget(Budget(), LARGE, sleep_then_answer, 0, "scored") == "scored"
     with pytest.raises(LimitError, match="too many"):
-        limits.within_budget(Budget(), large, raise_a_limit, "too many")
+        limits.within_budget(Budget(), LARGE, raise_a_limit, "too many")
     spent = Budget(seconds=60)
     spent.deadline = time.monotonic() + 1
     with pytest.raises(LimitError, match="more than 30 s of work"):
-        limits.within_budget(spent, large, sleep_then_answer, 3600, "never")
+        limits.within_budget(spent, LARGE, sleep_then_answer, 3600, "never")
     assert multiprocessing.active_children() == []  # the worker is gone, not left running
     gone = threading.Event()
     threading.Timer(1, gone.set).start()
     with pytest.raises(ClientGone):
-        limits.within_budget(Budget(gone.is_set), large, sleep_then_answer, 3600, "never")
+        limits.within_budget(Budget(gone.is_set), LARGE, sleep_then_answer, 3600, "never")
     assert multiprocessing.active_children() == []
 
 
 def test_small_work_runs_here(monkeypatch) -> None:
     monkeypatch.setattr(limits, "_in_worker", None)  # would fail if called
-    small = limits.SMALL_REQUEST_CHARS
-    assert limits.within_budget(Budget(), small, sleep_then_answer, 0, "here") == "here"
+    assert limits.within_budget(Budget(), SMALL, sleep_then_answer, 0, "here") == "here"
 
 
 def test_progress_of_a_worker_reaches_the_request() -> None:
@@ -224,7 +314,7 @@ def test_progress_of_a_worker_reaches_the_request() -> None:
     steps = []
     examples = limits.score_within_limits(
         batch, ScoreOptions(), Budget(), lambda start, stop: steps.append((start, stop))
-    )
+    ).examples
     assert steps == [(0, 3)]
     assert examples.scores["rouge1"].shape == (3, 3)
 
@@ -259,8 +349,11 @@ def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
         f"gaps up to {limits.SPACE_MAX_SKIP_GAP}",
         "weights from {:g} to {:g}".format(*limits.ROUGE_W_WEIGHTS),
         f"{limits.MAX_RESAMPLES:,} bootstrap resamples", f"{limits.TIME_BUDGET_S} s of work",
-        f"{limits.LARGE_AT_ONCE} at a time", f"{limits.CONCURRENT_REQUESTS} requests of each kind",
-        f"{limits.SMALL_REQUEST_CHARS:,} characters is small", f"{limits.LARGE_WAITING} waiting",
+        f"{limits.LARGE_AT_ONCE} at a time",
+        f"{limits.CONCURRENT_REQUESTS} small requests of each kind",
+        f"{limits.SMALL_REQUEST_CHARS:,} characters of text",
+        f"{limits.SMALL_REQUEST_SCORES:,} scores", f"{limits.SMALL_REQUEST_RESAMPLED:,} resampled",
+        f"{limits.LARGE_WAITING} waiting",
         f"{limits.QUEUE_SIZE} waiting",
     ]  # fmt: skip
     assert [s for s in stated if s not in page.LIMITS] == []
@@ -330,9 +423,9 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
     turns = []
     real_turn = limits.turn
 
-    def counted_turn(characters, budget):
-        turns.append(characters)
-        return real_turn(characters, budget)
+    def counted_turn(work, budget):
+        turns.append(work.characters)
+        return real_turn(work, budget)
 
     monkeypatch.setattr(limits, "turn", counted_turn)
     fine = "\n".join(json.dumps({"base": "a b", "system": "a c", "refs": "a b"}) for _ in range(3))
