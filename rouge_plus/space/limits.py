@@ -37,6 +37,10 @@ from ..text.tokenizers import get_tokenizer
 
 MAX_UPLOAD_MB = 5  # an uploaded or pasted corpus; the texts of one API call
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+# A request's body, refused before it is read (request_size.py): the texts twice over (JSON may
+# escape each character of a text in two bytes or more), and 1 MB for the rest of the request.
+MAX_REQUEST_MB = 2 * MAX_UPLOAD_MB + 1
+MAX_REQUEST_BYTES = MAX_REQUEST_MB * 1024 * 1024
 MAX_ROWS = 10_000  # rows of a corpus; predictions of one API call
 MAX_REFERENCES = 10  # references per prediction
 MAX_TEXT_CHARS = 20_000  # characters per text
@@ -415,7 +419,8 @@ def limits_markdown() -> str:
     return "\n".join(
         [
             f"- a corpus file or pasted text: up to {MAX_UPLOAD_MB} MB and {MAX_ROWS:,} rows "
-            f"(the /score API: as much per call)",
+            f"(the /score API: as much per call); a request's body up to {MAX_REQUEST_MB} MB, "
+            "refused before it is read",
             f"- each row: up to {MAX_REFERENCES} references; each text: up to "
             f"{MAX_TEXT_CHARS:,} characters and {MAX_TEXT_TOKENS:,} tokens "
             f"({MAX_SYNONYM_TOKENS:,} with a +synonyms type)",

@@ -18,6 +18,7 @@ import os
 import signal
 
 import gradio as gr
+from starlette.middleware import Middleware
 
 from .._version import __version__
 from . import api
@@ -26,6 +27,7 @@ from .corpus_tab import corpus_tab, wire_corpus_tab
 from .events import SLOTS_PER_KIND, kind, scoring_event
 from .limits import (
     CONCURRENT_REQUESTS,
+    MAX_REQUEST_BYTES,
     MAX_UPLOAD_MB,
     QUEUE_SIZE,
     Budget,
@@ -35,6 +37,7 @@ from .limits import (
 from .options_column import options_column
 from .pair_tab import pair_tab, wire_pair_tab
 from .render import CSS
+from .request_size import RequestSizeLimit
 from .workarounds import SpaceBlocks, share_few_heaps
 
 # Gradio's cache (uploads, downloads): every DELETE_CACHE[0] s, files older than
@@ -113,6 +116,7 @@ def main(demo: gr.Blocks | None = None) -> None:
         server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
         max_file_size=f"{MAX_UPLOAD_MB}mb",
         max_threads=MAX_THREADS,
+        app_kwargs={"middleware": [Middleware(RequestSizeLimit, max_bytes=MAX_REQUEST_BYTES)]},
         theme=gr.themes.Soft(
             primary_hue="indigo",
             font=["ui-sans-serif", "system-ui", "sans-serif"],
