@@ -22,15 +22,22 @@ from .render import display_name, score_bar_html
 from .scoring import score_options
 
 
-def system_choices(upload: str | None, pasted: str | None, prediction_column: str | None) -> list:
-    """The columns that can be compared with the prediction column (none if unreadable)."""
+def system_choices(
+    upload: str | None,
+    pasted: str | None,
+    prediction_column: str | None,
+    reference_columns: Sequence[str] | None = (),
+) -> list:
+    """The columns that can be compared with the prediction column: every column but it and
+    the reference columns (none if the data is unreadable)."""
     if not upload and not (pasted and pasted.strip()):
         return []
     try:
         records = load_source(upload, pasted)
     except InputError:
         return []
-    return [column for column in column_names(records) if column != prediction_column]
+    taken = {prediction_column, *(reference_columns or ())}
+    return [column for column in column_names(records) if column not in taken]
 
 
 def comparison_html(
@@ -51,6 +58,9 @@ def comparison_html(
     systems = [column for column in dict.fromkeys(system_columns) if column != baseline_column]
     if not systems:
         return ""
+    for column in systems:
+        if column in reference_columns:
+            raise InputError(f"{column!r} is a reference column: compare other prediction columns")
     try:
         resamples = int(n_resamples)
     except (TypeError, ValueError):
@@ -114,7 +124,8 @@ def comparison_table_html(result: Comparison) -> str:
         p_text = _p_text(row.p_value)
         rows.append(
             _row(row.system if j % len(types) == 0 else "", row.rouge_type, row.score)
-            + f"<td>{row.delta:+.4f}</td><td>{row.ci_low:+.4f} – {row.ci_high:+.4f}</td>"
+            + f"<td>{row.delta:+.4f}</td>"
+            + f"<td class='rp-ci'>{row.ci_low:+.4f} – {row.ci_high:+.4f}</td>"
             + (f"<td><b>{p_text} *</b></td>" if starred else f"<td>{p_text}</td>")
             + "</tr>"
         )

@@ -41,10 +41,21 @@ def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, 
     columns = column_names(rows)
     prediction = guess_column(columns, PREDICTION_COLUMNS)
     reference = guess_column(columns, REFERENCE_COLUMNS)
+    status = f"{len(rows):,} rows · columns: {', '.join(columns)}"
+    unguessed = [
+        f"{name} column (none is named {' or '.join(repr(c) for c in names[:3])})"
+        for name, names, guess in [
+            ("prediction", PREDICTION_COLUMNS, prediction),
+            ("reference", REFERENCE_COLUMNS, reference),
+        ]
+        if guess is None
+    ]
+    if unguessed:
+        status = f"⚠️ {status} · choose the {' and the '.join(unguessed)}"
     return (
         gr.update(choices=columns, value=prediction),
         gr.update(choices=columns, value=[reference] if reference else []),
-        f"{len(rows):,} rows · columns: {', '.join(columns)}",
+        status,
     )
 
 
@@ -102,9 +113,12 @@ def score_corpus(
 compare_corpus = scoring_event(comparison.compare_corpus)
 
 
-def update_compare_columns(upload: str | None, pasted: str | None, prediction: str | None) -> dict:
-    """Offer every column but the prediction column for comparison."""
-    return gr.update(choices=comparison.system_choices(upload, pasted, prediction), value=[])
+def update_compare_columns(
+    upload: str | None, pasted: str | None, prediction: str | None, references: list[str] | None
+) -> dict:
+    """Offer every column but the prediction and reference columns for comparison."""
+    choices = comparison.system_choices(upload, pasted, prediction, references)
+    return gr.update(choices=choices, value=[])
 
 
 def corpus_tab() -> dict:
@@ -172,9 +186,10 @@ def wire_corpus_tab(tab: dict, settings: dict) -> None:
         update_columns, source, column_outputs, **PRIVATE
     )
     compare_columns, comparison_table = tab["compare"]
-    tab["columns"][0].change(
-        update_compare_columns, [*source, tab["columns"][0]], compare_columns, **PRIVATE
-    )
+    for picker in tab["columns"]:
+        picker.change(
+            update_compare_columns, [*source, *tab["columns"]], compare_columns, **PRIVATE
+        )
     outputs = [*tab["outputs"], comparison_table]
     clear = cleared(len(outputs))
     read = tab["button"].click(options_reader(settings), set(settings.values()), options, **PRIVATE)

@@ -13,7 +13,7 @@ import gradio as gr
 from .limits import CONCURRENT_REQUESTS, LARGE_AT_ONCE, LARGE_WAITING, Budget, check_options
 from .refusals import user_errors
 from .scoring import build_options, score_options
-from .workarounds import client_gone, release_freed_memory
+from .workarounds import client_gone, event_arrival, release_freed_memory
 
 Result = TypeVar("Result")
 
@@ -39,7 +39,8 @@ def scoring_event(handler: Callable[..., Result]) -> Callable[..., Result]:
     def event(*args: object, **kwargs: object) -> Result:
         try:
             with user_errors():
-                return handler(*args, budget=Budget(client_gone), **kwargs)
+                budget = Budget(client_gone, arrived=event_arrival())
+                return handler(*args, budget=budget, **kwargs)
         finally:
             release_freed_memory()
 
@@ -75,6 +76,18 @@ def options_reader(settings: dict[str, gr.components.Component]) -> Callable[[di
         return read_options(**{names[component]: value for component, value in values.items()})
 
     return read_option_components
+
+
+def marking_stale(elem_ids: list[str], stale: bool) -> str:
+    """A browser-side event (Gradio's ``js``) that marks the components of ``elem_ids`` as
+    stale (dimmed, labelled as being recomputed) or current again: a result stays on the page
+    while the next one computes, and must not look like its answer."""
+    action = "add" if stale else "remove"
+    selector = ", ".join(f"#{elem_id}" for elem_id in elem_ids)
+    return (
+        f"() => {{ document.querySelectorAll({selector!r})"
+        f".forEach((e) => e.classList.{action}('rp-stale')); }}"
+    )
 
 
 def cleared(count: int) -> Callable[[], list[None]]:

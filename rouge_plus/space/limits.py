@@ -79,15 +79,17 @@ Summary = TypeVar("Summary")
 
 @dataclass
 class Budget:
-    """How long a request may still work: a deadline, and a way to ask whether its client is
-    still there (the page asks Gradio; nothing is asked by default)."""
+    """How long a request may still work: a deadline, ``seconds`` after it ``arrived`` (a
+    ``time.monotonic()``; by default, now), and a way to ask whether its client is still there
+    (the page asks Gradio; nothing is asked by default)."""
 
     client_gone: Callable[[], bool] = lambda: False
     seconds: float = TIME_BUDGET_S
+    arrived: float | None = None
     deadline: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.deadline = time.monotonic() + self.seconds
+        self.deadline = (time.monotonic() if self.arrived is None else self.arrived) + self.seconds
 
     def check(self) -> None:
         """``ClientGone`` or ``LimitError`` once the request should stop working."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gradio as gr
 
 from ..inputs import Batch
-from .events import PRIVATE, cleared, kind, options_reader, scoring_event
+from .events import PRIVATE, cleared, kind, marking_stale, options_reader, scoring_event
 from .limits import Budget, Work, check_options, check_sizes, within_budget
 from .pair_input import check_pair, split_references
 from .render import explanation_html, scores_table_html
@@ -33,6 +33,10 @@ EXAMPLES = [
         ["rouge1", "rouge1+synonyms", "rougeL"],
     ],
 ]
+
+
+# The tab's outputs: the scores table, the highlighted texts, the signature.
+OUTPUT_IDS = ["pair-scores", "pair-highlights", "pair-signature"]
 
 
 @scoring_event
@@ -66,9 +70,9 @@ def pair_tab(rouge_types: gr.Dropdown) -> dict:
     with gr.Row():
         ngram_n = gr.Slider(1, 4, value=1, step=1, label="Highlight n-grams of size n", scale=2)
         button = gr.Button("Score", variant="primary", scale=1, elem_id="score-pair")
-    table = gr.HTML(elem_id="pair-scores")
-    highlights = gr.HTML(elem_id="pair-highlights")
-    signature = gr.Markdown(elem_id="pair-signature")
+    table = gr.HTML(elem_id=OUTPUT_IDS[0])
+    highlights = gr.HTML(elem_id=OUTPUT_IDS[1])
+    signature = gr.Markdown(elem_id=OUTPUT_IDS[2])
     examples = gr.Examples(
         EXAMPLES,
         inputs=[prediction, references, rouge_types],
@@ -88,9 +92,11 @@ def wire_pair_tab(demo: gr.Blocks, tab: dict, settings: dict) -> None:
     read_options = options_reader(settings)
     clear = cleared(len(tab["outputs"]))
     for trigger in [*tab["triggers"], demo.load]:
+        trigger(None, js=marking_stale(OUTPUT_IDS, stale=True), queue=False, **PRIVATE)
         read = trigger(read_options, set(settings.values()), options, **PRIVATE)
         read.failure(clear, None, tab["outputs"], queue=False, **PRIVATE)
         scored = read.success(
             score_single, [*tab["inputs"], options], tab["outputs"], **PRIVATE, **kind("pair")
         )
         scored.failure(clear, None, tab["outputs"], queue=False, **PRIVATE)
+        scored.then(None, js=marking_stale(OUTPUT_IDS, stale=False), queue=False, **PRIVATE)

@@ -8,8 +8,8 @@ takes effect:
   no copy of a request's values kept per session;
 - :func:`without_cache_files` replaces ``gr.File._process_single_file`` on one instance: no empty
   file in Gradio's cache per event that reads the upload;
-- :func:`client_gone` reads ``blocks._queue.active_jobs``: whether the client of the running
-  event has left;
+- :func:`client_gone` and :func:`event_arrival` read ``blocks._queue.active_jobs``: whether
+  the client of the running event has left, and when the event joined the queue;
 - :func:`release_freed_memory` and :func:`share_few_heaps` call glibc's ``malloc_trim`` and
   ``mallopt`` through ctypes: the freed heap of large requests goes back to the system.
 """
@@ -24,6 +24,7 @@ import gradio as gr
 from gradio.block_function import BlockFunction
 from gradio.context import LocalContext
 from gradio.data_classes import FileData
+from gradio.queueing import Event
 from gradio.state_holder import SessionState
 from gradio.utils import NamedString
 from gradio_client.utils import is_valid_file
@@ -55,18 +56,31 @@ class SpaceBlocks(gr.Blocks):
         return processed
 
 
+def _running_event() -> Event | None:
+    """The Gradio event this thread is running (None outside an event)."""
+    blocks, event_id = LocalContext.blocks.get(None), LocalContext.event_id.get(None)
+    if blocks is None or event_id is None:
+        return None
+    for job in blocks._queue.active_jobs:
+        for event in job or ():  # a free slot is None
+            if event._id == event_id:
+                return event
+    return None
+
+
 def client_gone() -> bool:
     """Whether the client of the running Gradio event has left (closed the page, dropped the
     connection): Gradio then marks the event dead but lets its function run on. Outside an
     event, says False."""
-    blocks, event_id = LocalContext.blocks.get(None), LocalContext.event_id.get(None)
-    if blocks is None or event_id is None:
-        return False
-    for job in blocks._queue.active_jobs:
-        for event in job or ():  # a free slot is None
-            if event._id == event_id:
-                return not event.alive
-    return False
+    event = _running_event()
+    return event is not None and not event.alive
+
+
+def event_arrival() -> float | None:
+    """When (``time.monotonic()``) the running Gradio event joined the queue, so that its time
+    budget counts the wait for the queue too; None outside an event."""
+    event = _running_event()
+    return None if event is None else event.enqueue_time
 
 
 def without_cache_files(upload: gr.File) -> gr.File:

@@ -10,6 +10,7 @@ import inspect
 import logging
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,7 @@ def test_what_gradio_refuses_before_a_handler_is_a_message_and_one_log_line(capl
     assert [r.getMessage() for r in caplog.records] == [f"refused: {caught.value.message}"]
 
 
-def test_client_gone_reads_the_queue_s_active_jobs() -> None:
+def test_client_gone_and_event_arrival_read_the_queue_s_active_jobs() -> None:
     demo, _ = echo_blocks(gr.Blocks)
     demo.queue()
     assert isinstance(LocalContext.blocks, contextvars.ContextVar)
@@ -83,15 +84,20 @@ def test_client_gone_reads_the_queue_s_active_jobs() -> None:
     assert event.alive is True
     demo._queue.active_jobs = [None, [event]]
 
-    def in_the_event() -> bool:
+    def in_the_event(ask):
         LocalContext.blocks.set(demo)
         LocalContext.event_id.set(event._id)
-        return workarounds.client_gone()
+        return ask()
 
-    assert contextvars.copy_context().run(in_the_event) is False
+    def asked(ask):
+        return contextvars.copy_context().run(in_the_event, ask)
+
+    assert asked(workarounds.client_gone) is False
+    assert asked(workarounds.event_arrival) == event.enqueue_time <= time.monotonic()
     event.alive = False  # what Gradio does when the client disconnects
-    assert contextvars.copy_context().run(in_the_event) is True
+    assert asked(workarounds.client_gone) is True
     assert workarounds.client_gone() is False  # outside an event
+    assert workarounds.event_arrival() is None
 
 
 def test_the_file_component_is_patched_on_its_instance(tmp_path: Path, monkeypatch) -> None:
