@@ -38,7 +38,7 @@ from .options_column import options_column
 from .pair_tab import pair_tab, wire_pair_tab
 from .render import CSS
 from .request_size import RequestSizeLimit
-from .workarounds import SpaceBlocks, share_few_heaps
+from .workarounds import SpaceBlocks, freeze_startup_objects, share_few_heaps
 
 # Gradio's cache (uploads, downloads): every DELETE_CACHE[0] s, files older than
 # DELETE_CACHE[1] s are deleted.
@@ -111,7 +111,9 @@ def main(demo: gr.Blocks | None = None) -> None:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     share_few_heaps()
     start_workers()
-    (demo or build_demo()).launch(
+    demo = demo or build_demo()
+    freeze_startup_objects()
+    demo.launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"),
         server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
         max_file_size=f"{MAX_UPLOAD_MB}mb",

@@ -166,7 +166,8 @@ def run_request(
         assert session.call("update_columns", [None, pasted])["success"]  # the pickers' choices
         columns = [None, pasted, "prediction", ["references"]]
         name, data = "score_corpus", [*columns, 0.95, 1000, 0, None]
-        if kind == "compare":
+        if kind == "compare":  # the picker's choices
+            assert session.call("update_compare_columns", columns)["success"]
             name, data = "compare_corpus", [*columns, ["system"], 0.95, 1000, 0, None]
     started = time.monotonic()
     answer = session.call(name, data)
