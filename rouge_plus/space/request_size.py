@@ -7,12 +7,15 @@ the limits of :mod:`.limits` came too late for a large paste: one of 200 MB left
 455 MB larger for good. :class:`RequestSizeLimit` is an ASGI middleware in front of Gradio's
 app: a body whose declared length (``Content-Length``) is too large is refused at once, and a
 body sent without one (chunked) is refused as soon as what has arrived is too large; a body
-within the limit is handed on as it came.
+within the limit is handed on as it came, with the moment its first byte came (``ARRIVED``, in
+the scope's ``state``: what Starlette's ``request.state`` reads), from which its time budget
+counts: sending and parsing a large request takes seconds on a busy server.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -23,6 +26,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 PAYLOAD_TOO_LARGE = 413
+ARRIVED = "rouge_plus_arrived"  # the key of the arrival's time.monotonic() in the scope's state
 
 
 class RequestSizeLimit:
@@ -37,6 +41,7 @@ class RequestSizeLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope.setdefault("state", {})[ARRIVED] = time.monotonic()
         if _declared_length(scope) > self.max_bytes:
             await self._refuse(send)
             return

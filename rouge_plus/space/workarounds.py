@@ -9,7 +9,8 @@ takes effect:
 - :func:`without_cache_files` replaces ``gr.File._process_single_file`` on one instance: no empty
   file in Gradio's cache per event that reads the upload;
 - :func:`client_gone` and :func:`event_arrival` read ``blocks._queue.active_jobs``: whether
-  the client of the running event has left, and when the event joined the queue;
+  the client of the running event has left, and when its request arrived (``event.request``,
+  the request that joined the queue) or joined the queue;
 - :func:`release_freed_memory` and :func:`share_few_heaps` call glibc's ``malloc_trim`` and
   ``mallopt`` through ctypes: the freed heap of large requests goes back to the system (and
   :func:`freeze_startup_objects` keeps the garbage collection it starts with short).
@@ -31,6 +32,7 @@ from gradio.utils import NamedString
 from gradio_client.utils import is_valid_file
 
 from .refusals import refuse
+from .request_size import ARRIVED
 
 
 class SpaceBlocks(gr.Blocks):
@@ -78,10 +80,13 @@ def client_gone() -> bool:
 
 
 def event_arrival() -> float | None:
-    """When (``time.monotonic()``) the running Gradio event joined the queue, so that its time
-    budget counts the wait for the queue too; None outside an event."""
+    """When (``time.monotonic()``) the request of the running Gradio event arrived (as
+    :mod:`.request_size` stamped it), or else joined the queue, so that its time budget counts
+    its upload and the wait for the queue too; None outside an event."""
     event = _running_event()
-    return None if event is None else event.enqueue_time
+    if event is None:
+        return None
+    return event.request.scope.get("state", {}).get(ARRIVED, event.enqueue_time)
 
 
 def without_cache_files(upload: gr.File) -> gr.File:

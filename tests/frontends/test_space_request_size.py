@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import pytest
 
 from rouge_plus.space.limits import MAX_REQUEST_BYTES, MAX_UPLOAD_BYTES
-from rouge_plus.space.request_size import RequestSizeLimit
+from rouge_plus.space.request_size import ARRIVED, RequestSizeLimit
 
 MB = 2**20
 LIMIT = 1000  # the middleware's limit in the tests without a server
@@ -71,6 +71,20 @@ def test_a_declared_length_over_the_limit_is_refused_before_a_byte_is_read() -> 
 def test_a_body_without_a_length_is_refused_once_too_much_has_arrived() -> None:
     status, _, reached, read = serve([b"x" * 400] * 100)  # 40,000 bytes in chunks
     assert (status, reached, read) == (413, [], 3)  # 1,200 bytes read, not 40,000
+
+
+def test_a_request_is_stamped_with_its_arrival() -> None:
+    scope = {"type": "http", "headers": []}
+    before = time.monotonic()
+
+    async def receive():
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message):
+        pass
+
+    asyncio.run(RequestSizeLimit(RecordingApp(), LIMIT)(scope, receive, send))
+    assert before <= scope["state"][ARRIVED] <= time.monotonic()
 
 
 def test_a_body_within_the_limit_reaches_the_app_whole() -> None:

@@ -17,12 +17,14 @@ import pytest
 
 gr = pytest.importorskip("gradio", reason="the page needs gradio")
 
+import starlette.requests  # noqa: E402
 from gradio.context import LocalContext  # noqa: E402
 from gradio.data_classes import FileData  # noqa: E402
 from gradio.queueing import Event  # noqa: E402
 from gradio.state_holder import SessionState  # noqa: E402
 
 from rouge_plus.space import workarounds  # noqa: E402
+from rouge_plus.space.request_size import ARRIVED  # noqa: E402
 
 
 def parameter_names(function: object) -> list[str]:
@@ -80,8 +82,9 @@ def test_client_gone_and_event_arrival_read_the_queue_s_active_jobs() -> None:
     assert isinstance(LocalContext.blocks, contextvars.ContextVar)
     assert isinstance(LocalContext.event_id, contextvars.ContextVar)
     assert parameter_names(Event)[:2] == ["session_hash", "fn"]
-    event = Event(None, demo.fns[0], None, None)
-    assert event.alive is True
+    request = starlette.requests.Request({"type": "http", "state": {}})
+    event = Event(None, demo.fns[0], request, None)
+    assert event.alive is True and event.request is request
     demo._queue.active_jobs = [None, [event]]
 
     def in_the_event(ask):
@@ -94,6 +97,8 @@ def test_client_gone_and_event_arrival_read_the_queue_s_active_jobs() -> None:
 
     assert asked(workarounds.client_gone) is False
     assert asked(workarounds.event_arrival) == event.enqueue_time <= time.monotonic()
+    request.scope["state"][ARRIVED] = event.enqueue_time - 2  # stamped by request_size.py
+    assert asked(workarounds.event_arrival) == event.enqueue_time - 2
     event.alive = False  # what Gradio does when the client disconnects
     assert asked(workarounds.client_gone) is True
     assert workarounds.client_gone() is False  # outside an event

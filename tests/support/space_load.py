@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
+import multiprocessing.synchronize
 import os
 import random
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import gradio_client
+import httpx
 
 from rouge_plus.space import limits
 from support.raw_events import RawSession
@@ -191,6 +193,7 @@ class Burst:
     rss_peak: float
     rss_after: float = 0.0
     cpu_after: float = 0.0
+    slowest_small_at: float = 0.0  # seconds after the burst's start
 
     def worst_overrun(self) -> float:
         return max(outcome.past_the_budget() for outcome in self.outcomes)
@@ -202,57 +205,87 @@ class Burst:
             f"{name}: {len(self.outcomes)} requests answered within "
             f"{max(o.seconds for o in self.outcomes):.1f} s (worst {self.worst_overrun():+.1f} s "
             f"past the {limits.TIME_BUDGET_S} s budget): {answers}; {len(self.small_seconds)} "
-            f"small /score requests during it, slowest {small:.2f} s; over-limit ones refused "
+            f"small /score requests during it, slowest {small:.2f} s (sent "
+            f"{self.slowest_small_at:.1f} s into the burst); over-limit ones refused "
             f"in {max(self.refused_seconds, default=float('nan')):.2f} s; server RSS "
             f"{self.rss_before:.0f} MiB before, {self.rss_peak:.0f} at its peak, "
             f"{self.rss_after:.0f} after; server CPU in the 3 s after: {self.cpu_after:.2f} s"
         )
 
 
-def burst(url: str, pid: int, jobs: list[tuple[str, tuple, dict]]) -> Burst:
-    """``jobs`` (kind, request, options) all at once, each with a client connected before the
-    burst, while small /score requests are timed one after the other from its start to its
-    end; then the server's memory once a request has ended (freed memory goes back then) and
-    its CPU time in the 3 s after (work left running)."""
-    small_client = gradio_client.Client(url, verbose=False)
-    clients = [client_for(kind, url) for kind, _, _ in jobs]
-    rss_before = rss_mib(pid)
-    peak = [rss_before]
-    done = threading.Event()
-    small_seconds: list[float] = []
-    refused_seconds: list[float] = []
+def _ready(barrier: multiprocessing.synchronize.Barrier) -> None:
+    """A client process's start: its imports done, it waits for the others."""
+    barrier.wait()
 
-    def probe() -> None:
-        while not done.is_set():
+
+def _run_job(url: str, kind: str, request: tuple, options: dict) -> Outcome:
+    """One request, in a client process of its own, as a client elsewhere would send it."""
+    return run_request(kind, client_for(kind, url), request, **options)
+
+
+def _probe(url: str, pid: int, stop: threading.Event, found: multiprocessing.Queue) -> None:
+    """Small /score requests one after the other until ``stop``, now and then one over a limit,
+    in a process of its own: ("small" or "refused", seconds after the start, seconds taken),
+    and ("rss", the server's RSS), into ``found``."""
+    client = gradio_client.Client(url, verbose=False)
+    start = time.monotonic()
+    count = 0
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            result = client.predict(**SMALL, api_name="/score")
+        except (OSError, httpx.HTTPError):  # a connection timed out: as slow as it took
+            result = {"rouge1": None}
+        found.put(("small", started - start, time.monotonic() - started))
+        assert result["rouge1"] != 0
+        count += 1
+        if count % 10 == 1:
             started = time.monotonic()
-            result = small_client.predict(**SMALL, api_name="/score")
-            small_seconds.append(time.monotonic() - started)
-            assert result["rouge1"] > 0
-            if len(small_seconds) % 10 == 1:  # and now and then, one over a limit
-                started = time.monotonic()
-                try:
-                    small_client.predict(["a"], [["a"] * 11], api_name="/score")
-                except gradio_client.exceptions.AppError as error:
-                    assert "at most 10" in str(error)
-                    refused_seconds.append(time.monotonic() - started)
-            peak[0] = max(peak[0], rss_mib(pid))
-            done.wait(PROBE_EVERY_S)
+            try:
+                client.predict(["a"], [["a"] * 11], api_name="/score")
+            except gradio_client.exceptions.AppError as error:
+                assert "at most 10" in str(error)
+                found.put(("refused", started - start, time.monotonic() - started))
+        found.put(("rss", 0.0, rss_mib(pid)))
+        stop.wait(PROBE_EVERY_S)
 
-    with ThreadPoolExecutor(max_workers=len(jobs) + 1) as pool:
-        prober = pool.submit(probe)
-        futures = [
-            pool.submit(run_request, kind, client, request, **options)
-            for (kind, request, options), client in zip(jobs, clients, strict=True)
-        ]
-        outcomes = [future.result(timeout=limits.TIME_BUDGET_S + 120) for future in futures]
-        done.set()
-        prober.result()
-    result = Burst(outcomes, small_seconds, refused_seconds, rss_before, peak[0])
+
+def burst(url: str, pid: int, jobs: list[tuple[str, tuple, dict]]) -> Burst:
+    """``jobs`` (kind, request, options) all at once, each from a client process of its own
+    (started before the burst), while small /score requests are timed one after the other,
+    from another process, from its start to its end; then the server's memory once a request
+    has ended (freed memory goes back then) and its CPU time in the 3 s after (work left
+    running)."""
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(len(jobs) + 1)
+    rss_before = rss_mib(pid)
+    with context.Pool(len(jobs), initializer=_ready, initargs=(barrier,)) as pool:
+        barrier.wait()
+        stop, found = context.Event(), context.Queue()
+        prober = context.Process(target=_probe, args=(url, pid, stop, found))
+        prober.start()
+        pending = [pool.apply_async(_run_job, (url, *job)) for job in jobs]
+        outcomes = [job.get(timeout=limits.TIME_BUDGET_S + 120) for job in pending]
+        stop.set()
+        prober.join(timeout=60)
+    measured: dict[str, list[tuple[float, float]]] = {"small": [], "refused": [], "rss": []}
+    while not found.empty():
+        what, at, value = found.get()
+        measured[what].append((at, value))
+    result = Burst(
+        outcomes,
+        [seconds for _, seconds in measured["small"]],
+        [seconds for _, seconds in measured["refused"]],
+        rss_before,
+        max([rss_before, *(rss for _, rss in measured["rss"])]),
+    )
+    if measured["small"]:
+        result.slowest_small_at = max(measured["small"], key=lambda small: small[1])[0]
     time.sleep(1)
     before = tree_cpu_seconds(pid)
     time.sleep(3)
     result.cpu_after = tree_cpu_seconds(pid) - before
-    small_client.predict(**SMALL, api_name="/score")  # a request ends: freed memory goes back
+    gradio_client.Client(url, verbose=False).predict(**SMALL, api_name="/score")  # memory back
     time.sleep(2)
     result.rss_after = rss_mib(pid)
     return result
@@ -265,8 +298,12 @@ def at_the_limits(seed: int = 0) -> list[tuple[str, tuple, dict]]:
 
 
 def warm_up(url: str) -> None:
-    """Load WordNet, the tagger, NLTK: the idle level of a used server."""
+    """Load WordNet, the tagger, NLTK, matplotlib (a corpus' histogram): the idle level of a
+    used server."""
     client = gradio_client.Client(url, verbose=False)
     for _ in range(2):
         client.predict(**SMALL, rouge_types=LARGE_TYPES, api_name="/score")
+    rows = ([f"the cat sat on mat {k}" for k in range(5)], [["a cat sat"] * 5] * 5)
+    for kind in ("corpus", "compare"):
+        assert run_request(kind, RawSession(url), rows).answer == "scored"
     time.sleep(2)
