@@ -16,7 +16,8 @@ from ..errors import InputError
 from ..inputs import normalize_inputs
 from ..options import ScoreOptions, option_keywords
 from ..results import ExampleScores
-from .limits import Budget, score_within_limits
+from .scoring import score_within_limits
+from .workers import Budget
 
 # Options the public API does not take, and why (declared on their ScoreOptions field).
 OMITTED_OPTIONS = {

@@ -17,9 +17,10 @@ from ..inputs import Batch, normalize_inputs
 from ..options import ScoreOptions
 from ..readers import Record, column_names, corpus_from_records
 from .corpus_files import chosen_columns, load_source
-from .limits import Budget, Work, check_options, check_sizes, score_rows, within_budget
+from .limits import Work, check_options, check_sizes
 from .render import display_name, score_bar_html
-from .scoring import score_options
+from .scoring import score_options, score_rows
+from .workers import Budget, within_budget
 
 
 def system_choices(

@@ -23,10 +23,11 @@ from .corpus_files import (
 )
 from .events import PRIVATE, cleared, kind, options_reader, scoring_event
 from .histogram import histogram_figure
-from .limits import MAX_RESAMPLES, MAX_UPLOAD_MB, Budget, check_options, score_within_limits
+from .limits import MAX_RESAMPLES, MAX_UPLOAD_MB, check_options
 from .render import summary_table_html
-from .scoring import bootstrap_options, corpus_summary, score_options
+from .scoring import bootstrap_options, corpus_summary, score_options, score_within_limits
 from .workarounds import without_cache_files
+from .workers import Budget
 
 
 def update_columns(upload: str | None, pasted: str | None) -> tuple[dict, dict, str]:

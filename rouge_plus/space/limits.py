@@ -1,38 +1,23 @@
-"""What one request to the public Space may ask for, and how long it may work.
+"""What one request to the public Space may ask for, and how much work that is.
 
 Every limit is a named constant here; the page states them (:func:`limits_markdown`),
 docs/space.md repeats them (a test holds the two together), and a request beyond one is refused
 before any scoring with a message that names the limit. A request is sized by the work it asks
 for (:class:`Work`: its characters, its scores of a pair under a type, its resampled values),
 not by its characters alone: 10,000 rows of empty texts bootstrapped 10,000 times is a minute
-of work in no characters. A small request is worked on at once; any other waits for its turn
-(:data:`LARGE_AT_ONCE` at a time, :data:`LARGE_WAITING` waiting) and is worked on, scoring and
-aggregation alike, in a process of its own (:func:`within_budget`), which is killed the moment
-the request's time budget is spent or its client has gone: one pair of long texts takes
-seconds on the pure-Python kernels, so looking at the budget between pieces of work could not
-stop it in time.
+of work in no characters. A small request is worked on at once; any other takes turns in a
+worker process killed when its time is up (:mod:`.workers`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import multiprocessing
-import os
-import threading
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from typing import Generic, TypeVar
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ClientGone, LimitError, RougePlusError
+from ..errors import ClientGone, LimitError
 from ..inputs import Batch
 from ..options import ScoreOptions
-from ..results import ExampleScores
-from ..scorer import score_stream
 from ..text.tokenizers import get_tokenizer
 
 MAX_UPLOAD_MB = 5  # an uploaded or pasted corpus; the texts of one API call
@@ -66,41 +51,9 @@ LARGE_WAITING = 24  # large requests waiting for their turn, beyond which the Sp
 SMALL_REQUEST_CHARS = 2_000
 SMALL_REQUEST_SCORES = 10_000
 SMALL_REQUEST_RESAMPLED = 2_000_000
-CHUNK_TOKENS = 20_000  # tokens scored between two progress reports
-BUDGET_POLL_S = 0.1  # how often the budget of a request at work is looked at
-WORKER_NICENESS = 10  # large work yields the processor to the server's small requests
 
 
-__all__ = ["Budget", "ClientGone", "LimitError", "check_options", "check_texts", "within_budget"]
-
-Result = TypeVar("Result")
-Summary = TypeVar("Summary")
-
-
-@dataclass
-class Budget:
-    """How long a request may still work: a deadline, ``seconds`` after it ``arrived`` (a
-    ``time.monotonic()``; by default, now), and a way to ask whether its client is still there
-    (the page asks Gradio; nothing is asked by default)."""
-
-    client_gone: Callable[[], bool] = lambda: False
-    seconds: float = TIME_BUDGET_S
-    arrived: float | None = None
-    deadline: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.deadline = (time.monotonic() if self.arrived is None else self.arrived) + self.seconds
-
-    def check(self) -> None:
-        """``ClientGone`` or ``LimitError`` once the request should stop working."""
-        if self.client_gone():
-            raise ClientGone("stopped: the client left before the scores were ready")
-        if time.monotonic() > self.deadline:
-            raise LimitError(
-                f"This request needs more than {TIME_BUDGET_S} s of work, the Space's limit per "
-                "request (or waited that long for the large requests before it): score fewer "
-                "or shorter texts at a time, or use the rouge-plus command line."
-            )
+__all__ = ["ClientGone", "LimitError", "Work", "check_options", "check_sizes", "check_texts"]
 
 
 @dataclass(frozen=True)
@@ -139,145 +92,6 @@ class Work:
             and self.scores <= SMALL_REQUEST_SCORES
             and self.resampled <= SMALL_REQUEST_RESAMPLED
         )
-
-
-_LARGE_TURNS = threading.BoundedSemaphore(LARGE_AT_ONCE)
-_waiting = [0]  # large requests waiting for their turn
-_waiting_lock = threading.Lock()
-
-
-@contextlib.contextmanager
-def turn(work: Work, budget: Budget) -> Iterator[None]:
-    """Wait for a large request's turn (small requests go at once), within the budget;
-    ``LimitError`` at once when :data:`LARGE_WAITING` large requests already wait."""
-    if work.is_small:
-        yield
-        return
-    if not _LARGE_TURNS.acquire(blocking=False):
-        with _waiting_lock:
-            if _waiting[0] >= LARGE_WAITING:
-                raise LimitError(
-                    f"The Space is busy: {LARGE_WAITING} large requests are waiting for their "
-                    "turn. Try again in a minute, or score fewer or shorter texts at a time."
-                )
-            _waiting[0] += 1
-        try:
-            while not _LARGE_TURNS.acquire(timeout=BUDGET_POLL_S):
-                budget.check()
-        finally:
-            with _waiting_lock:
-                _waiting[0] -= 1
-    try:
-        yield
-    finally:
-        _LARGE_TURNS.release()
-
-
-def within_budget(
-    budget: Budget,
-    work: Work,
-    task: Callable[..., Result],
-    *args: object,
-    on_progress: Callable[..., None] | None = None,
-) -> Result:
-    """``task(*args)`` (with ``progress=on_progress`` when given), a request's ``work``: a small
-    request's here and now; any other's when its turn comes, in a worker process that is killed
-    as soon as ``budget`` says stop, so that no unit of work, however long, runs on past the
-    budget.
-
-    ``task`` must be importable by name (a module-level function, or a ``functools.partial``
-    of one) and its arguments and result picklable; its errors are raised here.
-    """
-    progress = {} if on_progress is None else {"progress": on_progress}
-    with turn(work, budget):
-        budget.check()
-        if work.is_small:
-            return task(*args, **progress)
-        return _in_worker(budget, task, args, on_progress)
-
-
-def _in_worker(
-    budget: Budget,
-    work: Callable[..., Result],
-    args: tuple,
-    on_progress: Callable[..., None] | None,
-) -> Result:
-    context = _worker_context()
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(
-        target=_work_in_worker, args=(sender, work, args, on_progress is not None), daemon=True
-    )
-    try:
-        process.start()
-    except OSError as error:  # the workers' server is gone; it is started again next time
-        receiver.close()
-        raise LimitError(f"The Space could not start a worker ({error}): try again.") from None
-    finally:
-        sender.close()
-    try:
-        while True:
-            while not receiver.poll(BUDGET_POLL_S):
-                budget.check()
-                if not process.is_alive() and not receiver.poll():
-                    raise LimitError(
-                        "The worker scoring this request stopped (out of memory?): score fewer "
-                        "or shorter texts at a time."
-                    )
-            kind, value = receiver.recv()
-            if kind == "progress" and on_progress is not None:
-                on_progress(*value)
-            elif kind == "error":
-                raise value
-            elif kind == "result":
-                return value
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join()
-        receiver.close()
-
-
-def _work_in_worker(sender: Connection, work: Callable, args: tuple, reports: bool) -> None:
-    """The worker process: ``work(*args)``, its progress, its result or its error, sent back."""
-
-    def report(*value: object) -> None:
-        sender.send(("progress", value))
-
-    if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
-    try:
-        result = work(*args, **({"progress": report} if reports else {}))
-    except (RougePlusError, MemoryError, RecursionError, OverflowError) as error:
-        sender.send(("error", error))
-    else:
-        sender.send(("result", result))
-    finally:
-        sender.close()
-
-
-# What the workers' server imports once: the modules of the work functions. (Each worker
-# imports the main script again, as multiprocessing does: app.py builds nothing then.)
-_WORKER_PRELOAD = [f"rouge_plus.space.{name}" for name in ("limits", "scoring", "comparison")]
-
-
-@functools.cache
-def _worker_context() -> multiprocessing.context.BaseContext:
-    """The workers' start method: forked from a server process that imported the scoring
-    modules once (a worker starts in milliseconds), or spawned where there is none."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(_WORKER_PRELOAD)
-    return context
-
-
-def start_workers() -> None:
-    """Start the workers' server now, so that the first large request does not wait for it."""
-    context = _worker_context()
-    if context.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
 
 
 def check_options(options: ScoreOptions) -> None:
@@ -341,74 +155,6 @@ def check_texts(batch: Batch, options: ScoreOptions) -> np.ndarray:
     texts beyond the Space's limits: rows, references, bytes, characters and tokens."""
     check_sizes(batch)
     return count_tokens(batch, options)
-
-
-def score_rows(
-    batch: Batch, options: ScoreOptions, progress: Callable[[int, int], None] | None = None
-) -> ExampleScores:
-    """Per-example scores of ``batch`` after its tokens are counted against the limits, in
-    chunks of about :data:`CHUNK_TOKENS` tokens, ``progress(start, stop)`` after each."""
-    tokens = count_tokens(batch, options)
-    return score_stream(_chunks(batch, tokens), options, on_chunk=progress)
-
-
-@dataclass(frozen=True)
-class Scored(Generic[Summary]):
-    """A request's per-example scores, and what its ``summarize`` made of them (or None)."""
-
-    examples: ExampleScores
-    summary: Summary | None
-
-
-def score_and_summarize(
-    batch: Batch,
-    options: ScoreOptions,
-    summarize: Callable[[ExampleScores], Summary] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Scored[Summary]:
-    """:func:`score_rows`, then ``summarize`` of the scores: a request's whole work."""
-    examples = score_rows(batch, options, progress)
-    return Scored(examples, None if summarize is None else summarize(examples))
-
-
-def score_within_limits(
-    batch: Batch,
-    options: ScoreOptions,
-    budget: Budget,
-    on_chunk: Callable[[int, int], None] | None = None,
-    *,
-    summarize: Callable[[ExampleScores], Summary] | None = None,
-    resamples: int = 0,
-) -> Scored[Summary]:
-    """Per-example scores of ``batch`` and ``summarize`` of them (which resamples the scores
-    ``resamples`` times, as a bootstrap does), checked against the limits first, all within
-    ``budget`` (:func:`within_budget`: in a worker process unless the work is small);
-    ``on_chunk(start, stop)`` after each chunk of rows. ``summarize`` must be picklable."""
-    check_options(options)
-    check_sizes(batch)
-
-    def after_chunk(start: int, stop: int) -> None:
-        budget.check()
-        if on_chunk is not None:
-            on_chunk(start, stop)
-
-    work = Work.of(batch, options, resamples)
-    return within_budget(
-        budget, work, score_and_summarize, batch, options, summarize, on_progress=after_chunk
-    )
-
-
-def _chunks(batch: Batch, tokens: np.ndarray) -> Iterator[tuple[list[str], list[list[str]]]]:
-    """Consecutive rows of ``batch`` holding about :data:`CHUNK_TOKENS` tokens (a row at
-    least)."""
-    start = 0
-    ends = np.cumsum(tokens)
-    while start < len(batch):
-        base = ends[start - 1] if start else 0
-        stop = max(start + 1, int(np.searchsorted(ends, base + CHUNK_TOKENS, side="right")))
-        part = batch.rows(start, stop)
-        yield part.predictions, part.references
-        start = stop
 
 
 def _refuse(what: str, limit: str) -> None:

@@ -30,15 +30,14 @@ from .limits import (
     MAX_REQUEST_BYTES,
     MAX_UPLOAD_MB,
     QUEUE_SIZE,
-    Budget,
     limits_markdown,
-    start_workers,
 )
 from .options_column import options_column
 from .pair_tab import pair_tab, wire_pair_tab
 from .render import CSS
 from .request_size import RequestSizeLimit
 from .workarounds import SpaceBlocks, freeze_startup_objects, share_few_heaps
+from .workers import Budget, start_workers
 
 # Gradio's cache (uploads, downloads): every DELETE_CACHE[0] s, files older than
 # DELETE_CACHE[1] s are deleted.

@@ -6,10 +6,11 @@ import gradio as gr
 
 from ..inputs import Batch
 from .events import PRIVATE, cleared, kind, marking_stale, options_reader, scoring_event
-from .limits import Budget, Work, check_options, check_sizes, within_budget
+from .limits import Work, check_options, check_sizes
 from .pair_input import check_pair, split_references
 from .render import explanation_html, scores_table_html
 from .scoring import DEFAULT_TYPES, report_pair, score_options
+from .workers import Budget, within_budget
 
 # Prediction, references (separated by ---), ROUGE types.
 EXAMPLES = [

@@ -22,9 +22,9 @@ from rouge_plus.readers import sample_text  # noqa: E402
 from rouge_plus.space import (  # noqa: E402
     corpus_tab,
     events,
-    limits,
     page,
     pair_tab,
+    scoring,
 )
 from rouge_plus.space.pair_input import split_references  # noqa: E402
 
@@ -120,7 +120,7 @@ def test_examples_are_the_documented_ones() -> None:
 
 
 def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "CHUNK_TOKENS", 16)  # rows 0-1 hold 16 tokens, row 2 holds 8
+    monkeypatch.setattr(scoring, "CHUNK_TOKENS", 16)  # rows 0-1 hold 16 tokens, row 2 holds 8
     steps: list[object] = []
     pasted = "\n".join(json.dumps(row) for row in ROWS)
     table, figure, csv_path, status = corpus_tab.score_corpus(

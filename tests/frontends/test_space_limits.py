@@ -22,9 +22,9 @@ from rouge_plus.options import ScoreOptions
 from rouge_plus.readers import parse_records, reference_cell
 from rouge_plus.results import ExampleScores
 from rouge_plus.scorer import score_examples
-from rouge_plus.space import api, limits
+from rouge_plus.space import api, limits, scoring, workers
 from rouge_plus.space import corpus_files as files
-from rouge_plus.space.limits import Budget, ClientGone, LimitError
+from rouge_plus.space.workers import Budget, ClientGone, LimitError
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings  # noqa: E402
@@ -108,15 +108,15 @@ def test_texts_at_the_limits_pass_and_count_their_tokens() -> None:
 
 
 def test_chunks_hold_about_chunk_tokens_and_at_least_a_row(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "CHUNK_TOKENS", 10)
+    monkeypatch.setattr(scoring, "CHUNK_TOKENS", 10)
     batch = Batch(["a b c d", "a", "a b c d e f g h i j k l", "a b"], [["a"]] * 4)
     tokens = np.array([5, 2, 13, 3])
-    sizes = [len(predictions) for predictions, _ in limits._chunks(batch, tokens)]
+    sizes = [len(predictions) for predictions, _ in scoring._chunks(batch, tokens)]
     assert sizes == [2, 1, 1]
 
 
 def test_work_stops_between_chunks_when_the_budget_is_spent(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "CHUNK_TOKENS", 2)
+    monkeypatch.setattr(scoring, "CHUNK_TOKENS", 2)
     budget = Budget(seconds=60)
     chunks = []
 
@@ -127,26 +127,26 @@ def test_work_stops_between_chunks_when_the_budget_is_spent(monkeypatch) -> None
 
     batch = Batch(["a"] * 10, [["a"]] * 10)
     with pytest.raises(LimitError, match="more than 30 s of work"):
-        limits.score_within_limits(batch, ScoreOptions(), budget, spend_after_the_second)
+        scoring.score_within_limits(batch, ScoreOptions(), budget, spend_after_the_second)
     assert chunks == [(0, 1), (1, 2)]
 
 
 def test_work_stops_when_the_client_has_gone(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "CHUNK_TOKENS", 2)
+    monkeypatch.setattr(scoring, "CHUNK_TOKENS", 2)
     gone = threading.Event()
     batch = Batch(["a"] * 10, [["a"]] * 10)
     with pytest.raises(ClientGone):
-        limits.score_within_limits(
+        scoring.score_within_limits(
             batch, ScoreOptions(), Budget(gone.is_set), lambda *_: gone.set()
         )
 
 
 def test_scores_within_the_limits_are_the_library_scores(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "CHUNK_TOKENS", 7)
+    monkeypatch.setattr(scoring, "CHUNK_TOKENS", 7)
     predictions = ["the cat sat on the mat", "a dog", "rain today", "the team won"] * 3
     references = [["the cat was on the mat", "a cat sat"], "dogs bark", "it rained", "won"] * 3
     options = ScoreOptions.from_kwargs(rouge_types=["rouge1", "rougeL", "rougeW"])
-    examples = limits.score_within_limits(
+    examples = scoring.score_within_limits(
         rouge_plus.inputs.normalize_inputs(predictions, references), options, Budget()
     ).examples
     expected = score_examples(predictions, references, options)
@@ -155,38 +155,38 @@ def test_scores_within_the_limits_are_the_library_scores(monkeypatch) -> None:
 
 
 def test_large_requests_take_turns_and_small_ones_do_not_wait(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
-    with limits.turn(LARGE, Budget()):
-        with limits.turn(SMALL, Budget()):
+    monkeypatch.setattr(workers, "_LARGE_TURNS", threading.BoundedSemaphore(1))
+    with workers.turn(LARGE, Budget()):
+        with workers.turn(SMALL, Budget()):
             pass  # a small request goes at once
         waiting = Budget(seconds=0.5)
-        with pytest.raises(LimitError, match="waited that long"), limits.turn(LARGE, waiting):
+        with pytest.raises(LimitError, match="waited that long"), workers.turn(LARGE, waiting):
             pass
-    with limits.turn(LARGE, Budget()):  # the turn was given back
+    with workers.turn(LARGE, Budget()):  # the turn was given back
         pass
 
 
 def test_a_large_request_beyond_those_waiting_is_refused_at_once(monkeypatch) -> None:
     """Large requests waiting for their turn are bounded, so that they never take all of a
     kind's slots: the next one hears that the Space is busy instead of waiting."""
-    monkeypatch.setattr(limits, "_LARGE_TURNS", threading.BoundedSemaphore(1))
-    monkeypatch.setattr(limits, "LARGE_WAITING", 1)
+    monkeypatch.setattr(workers, "_LARGE_TURNS", threading.BoundedSemaphore(1))
+    monkeypatch.setattr(workers, "LARGE_WAITING", 1)
     release = threading.Event()
 
     def wait_for_a_turn() -> None:
-        with contextlib.suppress(ClientGone), limits.turn(LARGE, Budget(release.is_set)):
+        with contextlib.suppress(ClientGone), workers.turn(LARGE, Budget(release.is_set)):
             pass
 
-    with limits.turn(LARGE, Budget()):
+    with workers.turn(LARGE, Budget()):
         waiter = threading.Thread(target=wait_for_a_turn)
         waiter.start()
-        while limits._waiting[0] == 0:
+        while workers._waiting[0] == 0:
             time.sleep(0.01)
-        with pytest.raises(LimitError, match="busy"), limits.turn(LARGE, Budget()):
+        with pytest.raises(LimitError, match="busy"), workers.turn(LARGE, Budget()):
             pass
         release.set()
         waiter.join()
-    assert limits._waiting[0] == 0
+    assert workers._waiting[0] == 0
 
 
 EIGHT_TYPES = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeSU4", "rougeS*"]
@@ -240,13 +240,13 @@ def test_a_request_of_empty_texts_that_asks_for_much_work_is_stopped_at_its_budg
     """The request above, through the API and the corpus tab: its work (the bootstrap too)
     runs in a worker that is killed when its budget is spent, not in the server until done."""
     in_worker = []
-    real_in_worker = limits._in_worker
+    real_in_worker = workers._in_worker
 
     def spied_in_worker(budget, task, *args):
         in_worker.append(task)
         return real_in_worker(budget, task, *args)
 
-    monkeypatch.setattr(limits, "_in_worker", spied_in_worker)
+    monkeypatch.setattr(workers, "_in_worker", spied_in_worker)
     predictions, references = empty_rows(10_000)
     budget_s = 2
     started = time.monotonic()
@@ -271,7 +271,7 @@ def test_a_request_of_empty_texts_that_asks_for_much_work_is_stopped_at_its_budg
             progress=lambda *args, **kwargs: None, budget=Budget(seconds=budget_s),
         )  # fmt: skip
     assert time.monotonic() - started < budget_s + 5
-    assert in_worker == [limits.score_and_summarize] * 2
+    assert in_worker == [scoring.score_and_summarize] * 2
 
 
 def sleep_then_answer(seconds: float, answer: str) -> str:
@@ -289,30 +289,30 @@ def test_large_work_runs_in_a_worker_that_is_killed_when_the_budget_is_spent() -
     one pair of long texts)."""
     import multiprocessing
 
-    assert limits.within_budget(Budget(), LARGE, sleep_then_answer, 0, "scored") == "scored"
+    assert workers.within_budget(Budget(), LARGE, sleep_then_answer, 0, "scored") == "scored"
     with pytest.raises(LimitError, match="too many"):
-        limits.within_budget(Budget(), LARGE, raise_a_limit, "too many")
+        workers.within_budget(Budget(), LARGE, raise_a_limit, "too many")
     spent = Budget(seconds=60)
     spent.deadline = time.monotonic() + 1
     with pytest.raises(LimitError, match="more than 30 s of work"):
-        limits.within_budget(spent, LARGE, sleep_then_answer, 3600, "never")
+        workers.within_budget(spent, LARGE, sleep_then_answer, 3600, "never")
     assert multiprocessing.active_children() == []  # the worker is gone, not left running
     gone = threading.Event()
     threading.Timer(1, gone.set).start()
     with pytest.raises(ClientGone):
-        limits.within_budget(Budget(gone.is_set), LARGE, sleep_then_answer, 3600, "never")
+        workers.within_budget(Budget(gone.is_set), LARGE, sleep_then_answer, 3600, "never")
     assert multiprocessing.active_children() == []
 
 
 def test_small_work_runs_here(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "_in_worker", None)  # would fail if called
-    assert limits.within_budget(Budget(), SMALL, sleep_then_answer, 0, "here") == "here"
+    monkeypatch.setattr(workers, "_in_worker", None)  # would fail if called
+    assert workers.within_budget(Budget(), SMALL, sleep_then_answer, 0, "here") == "here"
 
 
 def test_progress_of_a_worker_reaches_the_request() -> None:
     batch = Batch([words(1_500)] * 3, [[words(1_000)]] * 3)
     steps = []
-    examples = limits.score_within_limits(
+    examples = scoring.score_within_limits(
         batch, ScoreOptions(), Budget(), lambda start, stop: steps.append((start, stop))
     ).examples
     assert steps == [(0, 3)]
@@ -421,13 +421,13 @@ def test_the_comparison_applies_the_limits(monkeypatch) -> None:
     with pytest.raises(gr.Error, match="10,001 resamples"):
         corpus_tab.compare_corpus(*args[:6], 10_001, 0, chosen)
     turns = []
-    real_turn = limits.turn
+    real_turn = workers.turn
 
     def counted_turn(work, budget):
         turns.append(work.characters)
         return real_turn(work, budget)
 
-    monkeypatch.setattr(limits, "turn", counted_turn)
+    monkeypatch.setattr(workers, "turn", counted_turn)
     fine = "\n".join(json.dumps({"base": "a b", "system": "a c", "refs": "a b"}) for _ in range(3))
     assert "Baseline: base" in corpus_tab.compare_corpus(None, fine, *args[2:], chosen)
     assert turns == [3 * 2 * (3 + 3)]  # 3 rows: baseline + references, system + references
