@@ -9,12 +9,15 @@ the list).
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 from ..errors import InputError
 from ..inputs import normalize_inputs
 from ..options import ScoreOptions, option_keywords
-from .limits import Budget, aggregate_within, score_within_limits
+from ..results import ExampleScores
+from .scoring import score_within_limits
+from .workers import Budget
 
 # Options the public API does not take, and why (declared on their ScoreOptions field).
 OMITTED_OPTIONS = {
@@ -63,11 +66,19 @@ def score_api(*args: object, budget: Budget | None = None, **kwargs: object) -> 
             "regular expression that backtracks (ReDoS) would hold the server"
         )
     options = ScoreOptions.from_kwargs(**arguments)
-    budget = budget or Budget()
-    examples = score_within_limits(normalize_inputs(predictions, references), options, budget)
-    if not options.use_aggregator:
-        return examples.per_example()
-    return aggregate_within(examples, options, budget)
+    bootstrap = options.use_aggregator and options.aggregation == "bootstrap"
+    return score_within_limits(
+        normalize_inputs(predictions, references),
+        options,
+        budget or Budget(),
+        summarize=functools.partial(library_result, options=options),
+        resamples=options.n_resamples if bootstrap else 0,
+    ).summary
+
+
+def library_result(examples: ExampleScores, options: ScoreOptions) -> dict:
+    """What ``rouge_plus.score`` returns for ``examples`` under ``options``."""
+    return examples.aggregate(options) if options.use_aggregator else examples.per_example()
 
 
 score_api.__signature__ = API_SIGNATURE  # type: ignore[attr-defined]

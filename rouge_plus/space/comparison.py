@@ -17,20 +17,28 @@ from ..inputs import Batch, normalize_inputs
 from ..options import ScoreOptions
 from ..readers import Record, column_names, corpus_from_records
 from .corpus_files import chosen_columns, load_source
-from .limits import Budget, check_options, check_sizes, score_rows, within_budget
+from .limits import Work, check_options, check_sizes
 from .render import display_name, score_bar_html
-from .scoring import score_options
+from .scoring import score_options, score_rows
+from .workers import Budget, within_budget
 
 
-def system_choices(upload: str | None, pasted: str | None, prediction_column: str | None) -> list:
-    """The columns that can be compared with the prediction column (none if unreadable)."""
+def system_choices(
+    upload: str | None,
+    pasted: str | None,
+    prediction_column: str | None,
+    reference_columns: Sequence[str] | None = (),
+) -> list:
+    """The columns that can be compared with the prediction column: every column but it and
+    the reference columns (none if the data is unreadable)."""
     if not upload and not (pasted and pasted.strip()):
         return []
     try:
         records = load_source(upload, pasted)
     except InputError:
         return []
-    return [column for column in column_names(records) if column != prediction_column]
+    taken = {prediction_column, *(reference_columns or ())}
+    return [column for column in column_names(records) if column not in taken]
 
 
 def comparison_html(
@@ -51,22 +59,29 @@ def comparison_html(
     systems = [column for column in dict.fromkeys(system_columns) if column != baseline_column]
     if not systems:
         return ""
+    for column in systems:
+        if column in reference_columns:
+            raise InputError(f"{column!r} is a reference column: compare other prediction columns")
     try:
         resamples = int(n_resamples)
     except (TypeError, ValueError):
         raise InputError("Give the resamples as a number.") from None
-    check_options(score_options(options, n_resamples=resamples))
+    resolved = score_options(options, n_resamples=resamples)
+    check_options(resolved)
     baseline, references = corpus_from_records(records, baseline_column, reference_columns)
     batches = {
         column: normalize_inputs(corpus_from_records(records, column, reference_columns)[0],
                                  references)
         for column in [baseline_column, *systems]
     }  # fmt: skip
-    characters = sum(check_sizes(batch) for batch in batches.values())
+    work = Work()
+    for batch in batches.values():
+        check_sizes(batch)
+        work += Work.of(batch, resolved)
+    # Each system: a paired approximate randomization and a paired bootstrap.
+    work += Work(resampled=2 * len(systems) * len(baseline) * len(resolved.rouge_types) * resamples)
     settings = (float(confidence_level), resamples, int(seed))
-    return within_budget(
-        budget or Budget(), characters, compared_html, batches, score_options(options), *settings
-    )
+    return within_budget(budget or Budget(), work, compared_html, batches, resolved, *settings)
 
 
 def compared_html(
@@ -110,7 +125,8 @@ def comparison_table_html(result: Comparison) -> str:
         p_text = format_p_value(row.p_value)
         rows.append(
             _row(row.system if j % len(types) == 0 else "", row.rouge_type, row.score)
-            + f"<td>{row.delta:+.4f}</td><td>{row.ci_low:+.4f} – {row.ci_high:+.4f}</td>"
+            + f"<td>{row.delta:+.4f}</td>"
+            + f"<td class='rp-ci'>{row.ci_low:+.4f} – {row.ci_high:+.4f}</td>"
             + (f"<td><b>{p_text} *</b></td>" if starred else f"<td>{p_text}</td>")
             + "</tr>"
         )

@@ -68,15 +68,25 @@ def guess_column(columns: Sequence[str], preferred: Sequence[str]) -> str | None
 
 def chosen_columns(
     records: Sequence[Record], prediction: str | None, references: Sequence[str] | None
-) -> tuple[str | None, list[str]]:
+) -> tuple[str, list[str]]:
     """The prediction and reference columns: as chosen, or where none is chosen yet (data
-    pasted and scored before the pickers were filled), the guesses the pickers would show."""
-    columns = column_names(records) if not prediction or not references else []
+    pasted and scored before the pickers were filled), the guesses the pickers would show;
+    ``InputError`` naming the data's columns when there is neither."""
+    columns = column_names(records)
+    prediction = prediction or guess_column(columns, PREDICTION_COLUMNS)
     guessed = guess_column(columns, REFERENCE_COLUMNS)
-    return (
-        prediction or guess_column(columns, PREDICTION_COLUMNS),
-        list(references or ([guessed] if guessed else [])),
-    )
+    references = list(references or ([guessed] if guessed else []))
+    if not prediction or not references:
+        missing = "prediction column" if not prediction else "reference column"
+        raise InputError(
+            f"Choose the {missing}: no column is named like one. {columns_note(columns)}"
+        )
+    return prediction, references
+
+
+def columns_note(columns: Sequence[str]) -> str:
+    """The data's columns, as the status line and the messages name them."""
+    return f"The data's columns: {', '.join(columns)}." if columns else "The data has no columns."
 
 
 @functools.cache

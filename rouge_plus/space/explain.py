@@ -1,8 +1,8 @@
 """Why a pair scores what it scores: which tokens of each text take part in a match.
 
-:func:`explain_pair` tokenizes a prediction and one reference exactly as the scorer does, keeps
-for every token its character span in the original text, and labels each token with how it
-matched:
+:func:`explain_with_plan` tokenizes a prediction and one reference exactly as the scorer does,
+keeps for every token its character span in the original text, and labels each token with how
+it matched:
 
 ``"ngram"``
     part of a matched n-gram occurrence. Matching is clipped as in ROUGE-N: an n-gram seen
@@ -32,17 +32,15 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ..errors import OptionError
 from ..kernels.lcs import lcs_path
 from ..kernels.matching import matched_pairs
 from ..kernels.ngram import ngram_counts
 from ..kernels.python import ASCII_WORD
-from ..plan import ScoringPlan, get_stemmer
+from ..plan import ScoringPlan
 from ..rouge2.synonyms import Synonyms
 from ..text.protocols import Tokenizer
-from ..text.stopwords import StopwordSpec, resolve_stopwords
 from ..text.tokenizers import get_tokenizer
-
-MATCH_KINDS = ("ngram", "lcs", "both", "synonym")
 
 # No built-in tokenizer joins characters across whitespace (as str.isspace and re's \s define it).
 _WORD = re.compile(r"\S+")
@@ -162,30 +160,7 @@ def _least(low: int, high: int, holds: Callable[[int], bool]) -> int:
     return probe
 
 
-def explain_pair(
-    prediction: str,
-    reference: str,
-    *,
-    tokenizer: str | Tokenizer = "default",
-    use_stemmer: bool = False,
-    ngram_n: int = 1,
-    stemmer: str = "porter",
-    remove_stopwords: StopwordSpec = None,
-    synonyms: Synonyms | None = None,
-) -> PairExplanation:
-    """Label every token of ``prediction`` and ``reference`` with its match kind.
-
-    Tokens are prepared as the scorer does: ``remove_stopwords`` (as in ``rouge_plus.score``)
-    drops stopwords before matching, then ``stemmer`` stems when ``use_stemmer`` is set.
-    ``ngram_n`` chooses which ROUGE-N's matches are marked; a ``synonyms`` source (see
-    :func:`rouge_plus.synonyms.load_synonyms`) also marks synonym matches.
-    """
-    stopwords = resolve_stopwords(remove_stopwords) or frozenset()
-    stem = get_stemmer(stemmer) if use_stemmer else None
-    return _explain(prediction, reference, tokenizer, stopwords, stem, ngram_n, synonyms)
-
-
-def _explain(
+def explain_tokens(
     prediction: str,
     reference: str,
     tokenizer: str | Tokenizer,
@@ -194,8 +169,12 @@ def _explain(
     ngram_n: int,
     synonyms: Synonyms | None,
 ) -> PairExplanation:
+    """Label every token of ``prediction`` and ``reference`` with its match kind, the tokens
+    prepared as the scorer does: ``stopwords`` dropped before matching, then each token stemmed
+    by ``stem`` (if any). ``ngram_n`` chooses which ROUGE-N's matches are marked; a ``synonyms``
+    source also marks synonym matches."""
     if ngram_n < 1:
-        raise ValueError(f"ngram_n must be at least 1, got {ngram_n!r}")
+        raise OptionError(f"ngram_n must be at least 1, got {ngram_n!r}")
     pred = _Side.of(prediction, tokenizer, stopwords, stem)
     ref = _Side.of(reference, tokenizer, stopwords, stem)
     pairs = lcs_path(ref.units, pred.units)
@@ -218,11 +197,11 @@ def _explain(
 def explain_with_plan(
     prediction: str, reference: str, plan: ScoringPlan, *, ngram_n: int = 1
 ) -> PairExplanation:
-    """:func:`explain_pair` with the text pipeline the plan scores with: its tokenizer, stemmer
+    """:func:`explain_tokens` with the text pipeline the plan scores with: its tokenizer, stemmer
     and stopwords, and synonym marks when a "+synonyms" type is scored. (Length limits are not
     applied: every token of the texts is shown.)"""
     pipeline = plan.pipeline
-    return _explain(
+    return explain_tokens(
         prediction,
         reference,
         pipeline.tokenizer,

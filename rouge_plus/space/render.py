@@ -60,18 +60,38 @@ def summary_table_html(summary: dict[str, float], rouge_types: Sequence[str], le
     rows = "".join(
         f"<tr>{_row_head(name)}"
         f"<td class='rp-f'>{score_bar_html(summary[f'{name}_mean'])}</td>"
-        f"<td>{format_score(summary[f'{name}_low'])} – {format_score(summary[f'{name}_high'])}</td>"
+        f"<td class='rp-ci'>{format_score(summary[f'{name}_low'])} – "
+        f"{format_score(summary[f'{name}_high'])}</td>"
         f"<td>{format_score(summary[f'{name}_mean_precision'])}</td>"
         f"<td>{format_score(summary[f'{name}_mean_recall'])}</td></tr>"
         for name in rouge_types
     )
+    headers = "".join(
+        f"<th>{_label(long, short)}</th>"
+        for long, short in [
+            ("Type", "Type"),
+            ("Mean F", "Mean F"),
+            (f"{percent} CI of F (bootstrap)", f"{percent} CI"),
+            ("Mean precision", "Mean P"),
+            ("Mean recall", "Mean R"),
+        ]
+    )
     return (
-        f"<table class='rp-table rp-corpus'><thead><tr><th>Type</th><th>Mean F</th>"
-        f"<th>{percent} CI of F (bootstrap)</th><th>Mean precision</th><th>Mean recall</th>"
+        f"<table class='rp-table rp-corpus'><thead><tr>{headers}"
         f"</tr></thead><tbody>{rows}</tbody></table>"
         "<p><small>Means over the examples, as <code>rouge_plus.score</code> and the "
         "<code>rouge-plus</code> command line give them; the interval is the bootstrap's "
         "percentile interval of the mean F.</small></p>"
+    )
+
+
+def _label(long: str, short: str) -> str:
+    """A column's header: ``long``, or on a phone's narrow screen ``short``."""
+    if long == short:
+        return html.escape(long)
+    return (
+        f"<span class='rp-long'>{html.escape(long)}</span>"
+        f"<span class='rp-short' title='{html.escape(long)}'>{html.escape(short)}</span>"
     )
 
 
@@ -159,9 +179,22 @@ mark.rp-ngram { background: #fde68a; }
 mark.rp-lcs { background: #bfdbfe; }
 mark.rp-both { background: #86efac; }
 mark.rp-synonym { background: #f5d0fe; }
-/* A phone: the inputs and scores first, the options after them; wide tables scroll. */
+/* A result kept on the page while the next one computes. */
+.rp-stale { opacity: .35; transition: opacity .2s; }
+.rp-short { display: none; }
+/* A phone: the inputs and scores first, the options after them; the score tables fit the
+   screen (short headers, intervals on two lines, the numbers without their bars); wider ones
+   scroll. */
 @media (max-width: 640px) {
   #options { order: 2; }
   #pair-scores, #corpus-summary, #corpus-comparison { overflow-x: auto; }
+  .rp-table { font-size: .9em; }
+  .rp-table th, .rp-table td { padding: 6px 3px !important; }
+  .rp-long { display: none; }
+  .rp-short { display: inline; }
+  .rp-table thead th { white-space: normal; letter-spacing: 0; }
+  .rp-table td.rp-f { width: auto; }
+  .rp-table td.rp-ci { white-space: normal; }
+  .rp-track { display: none; }
 }
 """

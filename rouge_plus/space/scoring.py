@@ -1,4 +1,5 @@
-"""The options the page offers, turned into ``rouge_plus.score`` keywords, and scoring with them.
+"""The options the page offers, turned into ``rouge_plus.score`` keywords, and scoring with them
+(a pair with its explanation, or rows in chunks, within the Space's limits and time budget).
 
 Options travel as the keyword dict a user would pass to :func:`rouge_plus.score`, so the page's
 numbers and its signature line are those of the library called with the same keywords.
@@ -7,20 +8,28 @@ numbers and its signature line are those of the library called with the same key
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import numpy as np
 
 from .._records import replace
 from ..errors import InputError, RougePlusError
+from ..inputs import Batch
 from ..options import ScoreOptions
 from ..plan import ScoringPlan
 from ..results import SCORE_COLUMNS, ExampleScores
-from ..scorer import score_examples
+from ..scorer import score_examples, score_stream
 from ..scoring.measures import DEFAULT_ROUGE_TYPES
 from ..text.languages import LANGUAGES
 from ..text.stopwords import smart_words_file
 from .explain import PairExplanation, explain_with_plan
-from .limits import Budget, aggregate_within
+from .limits import Work, check_options, check_sizes, count_tokens
+from .workers import Budget, within_budget
+
+Summary = TypeVar("Summary")
+CHUNK_TOKENS = 20_000  # tokens scored between two progress reports
 
 DEFAULT_TYPES = list(DEFAULT_ROUGE_TYPES)
 
@@ -109,11 +118,6 @@ def score_options(options: dict, **overrides: object) -> ScoreOptions:
         raise InputError(str(error)) from error
 
 
-def scoring_plan(options: dict) -> ScoringPlan:
-    """The plan of ``options``, resolved once for a whole request; ``InputError`` if invalid."""
-    return ScoringPlan(score_options(options))
-
-
 def pair_scores(prediction: str, references: list[str], plan: ScoringPlan) -> dict[str, tuple]:
     """``{rouge_type: (precision, recall, f)}`` for one prediction and its references."""
     columns = score_examples([prediction], [references], plan).columns()
@@ -184,17 +188,82 @@ def bootstrap_options(
     return score_options(options, aggregation="bootstrap", return_precision_recall=True, **settings)
 
 
-def corpus_summary(
-    examples: ExampleScores, bootstrap: ScoreOptions, budget: Budget
-) -> dict[str, float]:
+def corpus_summary(examples: ExampleScores, bootstrap: ScoreOptions) -> dict[str, float]:
     """``rouge_plus.score``'s bootstrap result under ``bootstrap`` (with P/R), plus the plain
     means the command line and ``rouge_plus.score`` give by default: ``<type>_mean`` (F),
-    ``<type>_mean_precision`` and ``<type>_mean_recall``; ``budget`` is looked at between
-    types."""
-    summary = aggregate_within(examples, bootstrap, budget)
+    ``<type>_mean_precision`` and ``<type>_mean_recall``."""
+    summary = examples.aggregate(bootstrap)
     means = examples.aggregate(replace(bootstrap, aggregation="mean"))
     for name in examples.scores:
         summary[f"{name}_mean"] = means[f"{name}_fmeasure"]
         summary[f"{name}_mean_precision"] = means[f"{name}_precision"]
         summary[f"{name}_mean_recall"] = means[f"{name}_recall"]
     return summary
+
+
+def score_rows(
+    batch: Batch, options: ScoreOptions, progress: Callable[[int, int], None] | None = None
+) -> ExampleScores:
+    """Per-example scores of ``batch`` after its tokens are counted against the limits, in
+    chunks of about :data:`CHUNK_TOKENS` tokens, ``progress(start, stop)`` after each."""
+    tokens = count_tokens(batch, options)
+    return score_stream(_chunks(batch, tokens), options, on_chunk=progress)
+
+
+@dataclass(frozen=True)
+class Scored(Generic[Summary]):
+    """A request's per-example scores, and what its ``summarize`` made of them (or None)."""
+
+    examples: ExampleScores
+    summary: Summary | None
+
+
+def score_and_summarize(
+    batch: Batch,
+    options: ScoreOptions,
+    summarize: Callable[[ExampleScores], Summary] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Scored[Summary]:
+    """:func:`score_rows`, then ``summarize`` of the scores: a request's whole work."""
+    examples = score_rows(batch, options, progress)
+    return Scored(examples, None if summarize is None else summarize(examples))
+
+
+def score_within_limits(
+    batch: Batch,
+    options: ScoreOptions,
+    budget: Budget,
+    on_chunk: Callable[[int, int], None] | None = None,
+    *,
+    summarize: Callable[[ExampleScores], Summary] | None = None,
+    resamples: int = 0,
+) -> Scored[Summary]:
+    """Per-example scores of ``batch`` and ``summarize`` of them (which resamples the scores
+    ``resamples`` times, as a bootstrap does), checked against the limits first, all within
+    ``budget`` (:func:`within_budget`: in a worker process unless the work is small);
+    ``on_chunk(start, stop)`` after each chunk of rows. ``summarize`` must be picklable."""
+    check_options(options)
+    check_sizes(batch)
+
+    def after_chunk(start: int, stop: int) -> None:
+        budget.check()
+        if on_chunk is not None:
+            on_chunk(start, stop)
+
+    work = Work.of(batch, options, resamples)
+    return within_budget(
+        budget, work, score_and_summarize, batch, options, summarize, on_progress=after_chunk
+    )
+
+
+def _chunks(batch: Batch, tokens: np.ndarray) -> Iterator[tuple[list[str], list[list[str]]]]:
+    """Consecutive rows of ``batch`` holding about :data:`CHUNK_TOKENS` tokens (a row at
+    least)."""
+    start = 0
+    ends = np.cumsum(tokens)
+    while start < len(batch):
+        base = ends[start - 1] if start else 0
+        stop = max(start + 1, int(np.searchsorted(ends, base + CHUNK_TOKENS, side="right")))
+        part = batch.rows(start, stop)
+        yield part.predictions, part.references
+        start = stop

@@ -18,8 +18,14 @@ pytest.importorskip("matplotlib", reason="the app draws histograms with matplotl
 from support.app_server import running_app  # noqa: E402
 
 import rouge_plus  # noqa: E402
-from rouge_plus.space import limits  # noqa: E402
-from rouge_plus.space import page as app  # noqa: E402
+from rouge_plus.readers import sample_text  # noqa: E402
+from rouge_plus.space import (  # noqa: E402
+    corpus_tab,
+    events,
+    page,
+    pair_tab,
+    scoring,
+)
 from rouge_plus.space.api import API_SIGNATURE  # noqa: E402
 from rouge_plus.space.pair_input import split_references  # noqa: E402
 
@@ -33,7 +39,7 @@ ROWS = [
 
 def settings(rouge_types: list[str]) -> dict:
     """What the options column gives the scoring events (advanced options left as shown)."""
-    return app.read_options(
+    return events.read_options(
         rouge_types=rouge_types,
         use_stemmer=False,
         tokenizer="default",
@@ -48,7 +54,7 @@ def no_progress(*args: object, **kwargs: object) -> None:
 
 
 def test_single_pair_shows_table_highlights_and_signature() -> None:
-    table, highlights, signature = app.score_single(
+    table, highlights, signature = pair_tab.score_single(
         CAT[0], CAT[1], 1, settings(["rouge1", "rouge2", "rougeL"])
     )
     assert "<th scope='row'>ROUGE-1</th><td>0.6000</td><td>0.5000</td>" in table
@@ -78,14 +84,14 @@ def test_a_single_pair_request_resolves_its_options_once(monkeypatch, n_referenc
     monkeypatch.setattr(options.ScoreOptions, "from_kwargs", staticmethod(counting_parse))
     monkeypatch.setattr(plan.ScoringPlan, "__init__", counting_plan_init)
     references = "\n".join(CAT[1] + f" {k}" for k in range(n_references))
-    table, _, _ = app.score_single(CAT[0], references, 1, chosen)
+    table, _, _ = pair_tab.score_single(CAT[0], references, 1, chosen)
     assert "ROUGE-1" in table
     assert counts == {"parse": 1, "plan": 1}
 
 
 def test_synonym_example_marks_synonyms_in_pink() -> None:
-    prediction, references, types = app.EXAMPLES[3]
-    _, highlights, signature = app.score_single(prediction, references, 1, settings(types))
+    prediction, references, types = pair_tab.EXAMPLES[3]
+    _, highlights, signature = pair_tab.score_single(prediction, references, 1, settings(types))
     assert "<mark class='rp-synonym'>synonym</mark>" in highlights  # the legend entry
     # car/automobile, fast/quick, cheap/inexpensive, run/operate; then car/auto.
     assert highlights.count("<mark class='rp-synonym' title=") == 8 + 2
@@ -94,7 +100,7 @@ def test_synonym_example_marks_synonyms_in_pink() -> None:
 
 def test_bad_input_becomes_a_gradio_message() -> None:
     with pytest.raises(gr.Error, match="prediction is empty"):
-        app.score_single("", "ref", 1, settings(["rouge1"]))
+        pair_tab.score_single("", "ref", 1, settings(["rouge1"]))
     with pytest.raises(gr.Error, match="at least one ROUGE type"):
         settings([])
     with pytest.raises(gr.Error, match="unknown ROUGE type"):
@@ -102,27 +108,27 @@ def test_bad_input_becomes_a_gradio_message() -> None:
 
 
 def test_examples_are_the_documented_ones() -> None:
-    predictions = [example[0] for example in app.EXAMPLES]
+    predictions = [example[0] for example in pair_tab.EXAMPLES]
     assert "The cat and the dog." in predictions
-    spinach = split_references(app.EXAMPLES[1][1])
+    spinach = split_references(pair_tab.EXAMPLES[1][1])
     assert len(spinach) == 3 and spinach[2].endswith("leaf vegetable of Asia.")
-    phone = app.EXAMPLES[2]
+    phone = pair_tab.EXAMPLES[2]
     assert phone[0] == "Lightweight phone.\nBright screen.\nScreen is very clear."
     assert phone[1] == "The phone is very lightweight.\nThe display is also very bright and clear."
     assert "rouge1+synonyms" in phone[2]
-    for _, _, types in app.EXAMPLES:
+    for _, _, types in pair_tab.EXAMPLES:
         settings(types)
 
 
 def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
-    monkeypatch.setattr(limits, "CHUNK_TOKENS", 16)  # rows 0-1 hold 16 tokens, row 2 holds 8
+    monkeypatch.setattr(scoring, "CHUNK_TOKENS", 16)  # rows 0-1 hold 16 tokens, row 2 holds 8
     steps: list[object] = []
     pasted = "\n".join(json.dumps(row) for row in ROWS)
-    table, figure, csv_path, status = app.score_corpus(
+    table, figure, csv_path, status = corpus_tab.score_corpus(
         None, pasted, "prediction", ["references"], 0.95, 100, 0,
         settings(["rouge1", "rougeL"]), progress=lambda step, **kwargs: steps.append(step),
     )  # fmt: skip
-    assert steps == [(0, 3), (2, 3), (3, 3), 1.0]
+    assert steps == [(0, 3), (2, 3), 1.0]  # then the bootstrap
     assert "ROUGE-1" in table and "95% CI" in table
     assert len(figure.axes) == 2
     lines = Path(csv_path).read_text(encoding="utf-8").splitlines()
@@ -144,17 +150,17 @@ def test_score_corpus_returns_table_plot_and_csv(monkeypatch) -> None:
 
 def test_score_corpus_without_data_shows_a_message() -> None:
     with pytest.raises(gr.Error, match="Upload a CSV or JSONL file"):
-        app.score_corpus(
+        corpus_tab.score_corpus(
             None, "  ", "prediction", ["references"], 0.95, 100, 0, settings(["rouge1"]),
             progress=no_progress,
         )  # fmt: skip
 
 
 def test_sample_corpus_fills_the_column_pickers() -> None:
-    sample = app.sample_text()
+    sample = sample_text()
     if not sample:
         pytest.skip("this rouge_plus install has no data/sample.jsonl")
-    prediction, references, status = app.update_columns(None, sample)
+    prediction, references, status = corpus_tab.update_columns(None, sample)
     assert prediction["value"] == "prediction"
     assert references["value"] == ["references"]
     assert "rows" in status
@@ -162,9 +168,21 @@ def test_sample_corpus_fills_the_column_pickers() -> None:
 
 def test_bad_paste_is_reported_in_the_status_line() -> None:
     with pytest.warns(UserWarning, match="not valid JSON"):  # gr.Warning outside a request
-        prediction, references, status = app.update_columns(None, "{oops")
+        prediction, references, status = corpus_tab.update_columns(None, "{oops")
     assert prediction["choices"] == [] and references["value"] == []
     assert status.startswith("⚠️ pasted text:1: not valid JSON")
+
+
+def test_data_without_a_prediction_column_is_told_its_columns() -> None:
+    pasted = json.dumps({"summary_a": "the cat sat", "gold": "a cat sat"})
+    prediction, references, status = corpus_tab.update_columns(None, pasted)
+    assert prediction["value"] is None and references["value"] == ["gold"]
+    assert "columns: summary_a, gold" in status and "choose the prediction column" in status
+    with pytest.raises(gr.Error, match="Choose the prediction column") as caught:
+        corpus_tab.score_corpus(
+            None, pasted, None, ["gold"], 0.95, 100, 0, settings(["rouge1"]), progress=no_progress
+        )
+    assert "The data's columns: summary_a, gold." in caught.value.message
 
 
 # --- API -----------------------------------------------------------------------------------
@@ -172,32 +190,32 @@ def test_bad_paste_is_reported_in_the_status_line() -> None:
 
 def test_score_api_is_rouge_plus_score() -> None:
     kwargs = {"rouge_types": ["rouge2", "rougeLsum"], "multi_ref": "pooled", "beta": 2.0}
-    assert app.score_api([CAT[0]], [[CAT[1]]], **kwargs) == rouge_plus.score(
+    assert page.score_api([CAT[0]], [[CAT[1]]], **kwargs) == rouge_plus.score(
         [CAT[0]], [[CAT[1]]], **kwargs
     )
     rouge155 = {"rouge_types": ["rouge1", "rougeL"], "profile": "rouge155"}
-    assert app.score_api([CAT[0]], [[CAT[1]]], **rouge155) == rouge_plus.score(
+    assert page.score_api([CAT[0]], [[CAT[1]]], **rouge155) == rouge_plus.score(
         [CAT[0]], [[CAT[1]]], **rouge155
     )
 
 
 def test_score_api_gives_counts_and_micro_as_the_library() -> None:
     kwargs = {"rouge_types": ["rouge1", "rougeL"], "return_counts": True, "aggregation": "micro"}
-    result = app.score_api([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
+    result = page.score_api([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
     assert result == rouge_plus.score([CAT[0], CAT[1]], [[CAT[1]], [CAT[0]]], **kwargs)
     assert "rougeL_matches" in result
 
 
 def test_score_api_strips_reasoning_but_refuses_a_pattern() -> None:
     kwargs = {"rouge_types": ["rouge1"], "strip_reasoning": True}
-    assert app.score_api(["<think>x</think>" + CAT[0]], [CAT[0]], **kwargs)["rouge1"] == 1.0
+    assert page.score_api(["<think>x</think>" + CAT[0]], [CAT[0]], **kwargs)["rouge1"] == 1.0
     with pytest.raises(gr.Error, match="strip_reasoning: give true or false.*ReDoS"):
-        app.score_api([CAT[0]], [CAT[1]], strip_reasoning="(a+)+$")
+        page.score_api([CAT[0]], [CAT[1]], strip_reasoning="(a+)+$")
 
 
 def test_score_api_refuses_server_side_stopword_files() -> None:
     with pytest.raises(gr.Error, match="remove_stopwords"):
-        app.score_api([CAT[0]], [CAT[1]], remove_stopwords="/etc/passwd")
+        page.score_api([CAT[0]], [CAT[1]], remove_stopwords="/etc/passwd")
 
 
 @pytest.fixture(scope="module")
@@ -208,8 +226,8 @@ def client():
 
 
 def test_api_endpoint_returns_the_library_numbers(client) -> None:
-    predictions = [app.EXAMPLES[1][0], app.EXAMPLES[3][0]]
-    references = [split_references(app.EXAMPLES[1][1]), app.EXAMPLES[3][1]]
+    predictions = [pair_tab.EXAMPLES[1][0], pair_tab.EXAMPLES[3][0]]
+    references = [split_references(pair_tab.EXAMPLES[1][1]), pair_tab.EXAMPLES[3][1]]
     for kwargs in [
         {},
         {"rouge_types": ["rouge1", "rougeL", "rougeLsum"], "use_stemmer": True,
@@ -286,7 +304,7 @@ def test_reading_the_corpus_file_leaves_no_file_in_gradios_cache(tmp_path, monke
     from gradio.data_classes import FileData
     from gradio.exceptions import Error
 
-    demo = app.build_demo()
+    demo = page.build_demo()
     upload = next(block for block in demo.blocks.values() if block.elem_id == "corpus-file")
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -297,25 +315,26 @@ def test_reading_the_corpus_file_leaves_no_file_in_gradios_cache(tmp_path, monke
     assert list(cache.iterdir()) == []
     with pytest.raises(Error, match="Invalid file type"):
         upload.preprocess(FileData(path=str(tmp_path / "corpus.exe")))
-    # A subclass of a Gradio component would have Gradio write a stub beside the page's module.
-    assert not Path(app.__file__).with_suffix(".pyi").exists()
+    # A subclass of a Gradio component would have Gradio write a stub beside its module.
+    assert list(Path(page.__file__).parent.glob("*.pyi")) == []
 
 
 def test_pasted_rows_fill_the_pickers_on_change_and_are_scored_before_they_are_filled() -> None:
     """A paste followed at once by "Score corpus": the pickers are filled on the textarea's
     change (not only when it loses focus), and scoring guesses the columns left empty."""
-    demo = app.build_demo()
+    demo = page.build_demo()
     pasted = next(block for block in demo.blocks.values() if block.elem_id == "corpus-paste")
     triggers = {
         (trigger_id, event): fn.fn.__name__
         for fn in demo.fns.values()
+        if fn.fn is not None  # not an event of the browser alone
         for trigger_id, event in fn.targets
     }
     assert triggers[(pasted._id, "change")] == "update_columns"
     pasted_rows = "\n".join(json.dumps(row) for row in ROWS)
     chosen = settings(["rouge1"])
-    guessed = app.score_corpus(None, pasted_rows, None, [], 0.95, 100, 0, chosen,
+    guessed = corpus_tab.score_corpus(None, pasted_rows, None, [], 0.95, 100, 0, chosen,
                                progress=no_progress)  # fmt: skip
-    picked = app.score_corpus(None, pasted_rows, "prediction", ["references"], 0.95, 100, 0,
+    picked = corpus_tab.score_corpus(None, pasted_rows, "prediction", ["references"], 0.95, 100, 0,
                               chosen, progress=no_progress)  # fmt: skip
     assert guessed[0] == picked[0] and guessed[3].startswith("Scored 3 examples")

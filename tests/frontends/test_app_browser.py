@@ -174,6 +174,13 @@ def test_oversized_upload_is_refused_with_a_message(page, tmp_path: Path) -> Non
     message.wait_for(state="detached")
 
 
+def clear_upload(page) -> None:
+    """Remove the file an earlier test uploaded, if any."""
+    clear = page.locator("#corpus-file button[aria-label='Clear']")
+    if clear.count():
+        clear.click()
+
+
 def test_corpus_upload_scores_with_intervals(page, tmp_path: Path) -> None:
     corpus_file = tmp_path / "corpus.jsonl"
     corpus_file.write_text("\n".join(json.dumps(row) for row in CORPUS), encoding="utf-8")
@@ -208,10 +215,12 @@ def test_corpus_compares_a_second_prediction_column(page, tmp_path: Path) -> Non
     corpus_file.write_text("\n".join(json.dumps(row) for row in rows), encoding="utf-8")
 
     page.get_by_role("tab", name="Corpus").click()
-    page.locator("#corpus-file button[aria-label='Clear']").click()  # the earlier upload
+    clear_upload(page)
     page.locator("#corpus-file input[type=file]").set_input_files(str(corpus_file))
     page.wait_for_selector("#corpus-status :text('columns: prediction, references, other')")
     page.locator("#compare-columns input").click()
+    offered = page.get_by_role("option").all_inner_texts()
+    assert "other" in offered and "references" not in offered and "prediction" not in offered
     page.get_by_role("option", name="other").click()
     page.locator("#score-corpus").click()
     page.wait_for_selector("#corpus-comparison table")
@@ -234,3 +243,90 @@ def test_a_phone_shows_the_inputs_on_its_first_screen(page) -> None:
         assert options["y"] > prediction["y"]
     finally:
         phone.close()
+
+
+def overflow(page, selector: str) -> list[str]:
+    """The cells of the table in ``selector`` that reach past its box or the screen, and the
+    box itself if it scrolls sideways: what a phone would not show."""
+    return page.evaluate(
+        """(selector) => {
+            const box = document.querySelector(selector);
+            const right = Math.min(box.getBoundingClientRect().right, window.innerWidth) + 1;
+            const clipped = [...box.querySelectorAll("th, td")]
+                .filter((cell) => cell.getBoundingClientRect().right > right)
+                .map((cell) => cell.innerText);
+            if (box.scrollWidth > box.clientWidth + 1) clipped.push(selector + " scrolls");
+            return clipped;
+        }""",
+        selector,
+    )
+
+
+def test_a_phone_shows_every_column_of_the_results(page) -> None:
+    """At 390 px the pair's F column (the headline number) and the corpus table's interval
+    are on the screen, not clipped or scrolled out of sight."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        phone.set_default_timeout(TIMEOUT_MS)
+        phone.goto(page.url, timeout=TIMEOUT_MS)
+        phone.wait_for_selector("#pair-scores table")
+        assert overflow(phone, "#pair-scores") == []
+        phone.get_by_role("tab", name="Corpus").click()
+        phone.get_by_text("Load the sample corpus").click()
+        phone.wait_for_selector("#corpus-status :text('rows')")
+        phone.locator("#score-corpus").click()
+        phone.wait_for_selector("#corpus-summary table")
+        phone.screenshot(path=str(screenshot_dir() / "phone-corpus.png"), full_page=True)
+        assert overflow(phone, "#corpus-summary") == []
+    finally:
+        phone.close()
+
+
+def test_a_pair_being_scored_again_marks_the_previous_result_stale(page) -> None:
+    """While a new pair computes (its requests held back here), the previous result is dimmed
+    as stale; the new result replaces it, current again."""
+    page.get_by_role("tab", name="Single pair").click()
+    page.locator("#prediction textarea").fill("The cat sat on the mat.")
+    page.locator("#references textarea").fill("A dog ran.")
+    page.locator("#score-pair").click()
+    page.wait_for_selector("#pair-scores:not(.rp-stale) :text('0.0000')")
+    page.locator("#references textarea").fill("The cat sat on the mat.")
+    held, released = [], []
+
+    def hold(route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/gradio_api/queue/join*", hold)
+    try:
+        page.locator("#score-pair").click()
+        page.wait_for_selector("#pair-scores.rp-stale")
+        while not held:
+            page.wait_for_timeout(50)
+        assert "0.0000" in page.locator("#pair-scores").inner_text()  # the old result, dimmed
+        assert page.locator("#pair-highlights.rp-stale").count() == 1
+    finally:
+        released.append(True)
+        for route in held:
+            route.continue_()
+    page.wait_for_selector("#pair-scores:not(.rp-stale) :text('1.0000')")
+    page.unroute("**/gradio_api/queue/join*")
+    assert page.locator(".rp-stale").count() == 0
+
+
+def test_a_csv_without_a_prediction_column_is_told_its_columns(page, tmp_path: Path) -> None:
+    corpus_file = tmp_path / "no_prediction.csv"
+    corpus_file.write_text("summary_a,gold\nThe cat sat.,A cat sat.\n", encoding="utf-8")
+    page.get_by_role("tab", name="Corpus").click()
+    clear_upload(page)
+    page.locator("#corpus-file input[type=file]").set_input_files(str(corpus_file))
+    status = page.locator("#corpus-status")
+    sync_api.expect(status).to_contain_text("columns: summary_a, gold", timeout=TIMEOUT_MS)
+    sync_api.expect(status).to_contain_text("choose the prediction column")
+    page.locator("#score-corpus").click()
+    message = page.locator(".toast-body").filter(has_text="Choose the prediction column")
+    message.wait_for()
+    assert "summary_a, gold" in message.inner_text()
+    message.locator(".toast-close").click()

@@ -83,32 +83,35 @@ def test_no_system_column_gives_an_empty_table() -> None:
 def test_bad_columns_raise_input_errors_naming_the_row() -> None:
     with pytest.raises(InputError, match=r"pasted text:1: no column 'missing'"):
         comparison.comparison_html(RECORDS, "base", ["missing"], ["refs"], options(["rouge1"]))
-    with pytest.raises(InputError, match="'refs' is a list, not a text"):
+    with pytest.raises(InputError, match="'refs' is a reference column"):
         comparison.comparison_html(RECORDS, "base", ["refs"], ["refs"], options(["rouge1"]))
+    with pytest.raises(InputError, match="'refs' is a list, not a text"):
+        comparison.comparison_html(RECORDS, "refs", ["base"], ["other"], options(["rouge1"]))
 
 
-def test_system_choices_offer_every_other_column() -> None:
-    assert comparison.system_choices(None, PASTED, "base") == ["same", "other", "refs"]
-    assert comparison.system_choices(None, sample_text(), "prediction") == ["short", "references"]
-    assert comparison.system_choices(None, "{oops", "base") == []
-    assert comparison.system_choices(None, "  ", "base") == []
+def test_system_choices_offer_every_column_but_the_prediction_and_references() -> None:
+    assert comparison.system_choices(None, PASTED, "base", ["refs"]) == ["same", "other"]
+    assert comparison.system_choices(None, sample_text(), "prediction", ["references"]) == ["short"]
+    assert comparison.system_choices(None, "{oops", "base", ["refs"]) == []
+    assert comparison.system_choices(None, "  ", "base", ["refs"]) == []
 
 
 def test_page_handlers() -> None:
     pytest.importorskip("gradio", reason="the page needs gradio")
     pytest.importorskip("matplotlib", reason="the page draws histograms with matplotlib")
-    from rouge_plus.space import page
+    from rouge_plus.space import corpus_tab, events
 
-    update = page.update_compare_columns(None, sample_text(), "prediction")
-    assert update["choices"] == ["short", "references"] and update["value"] == []
-    settings = page.read_options(
+    update = corpus_tab.update_compare_columns(None, sample_text(), "prediction", ["references"])
+    assert update["choices"] == ["short"] and update["value"] == []
+    settings = events.read_options(
         rouge_types=["rouge1"], use_stemmer=False, tokenizer="default",
         split_sentences="newline", multi_ref="best", beta=1.0,
     )  # fmt: skip
-    table = page.compare_corpus(
+    table = corpus_tab.compare_corpus(
         None, sample_text(), "prediction", ["references"], ["short"], 0.95, 200, 0, settings
     )
     assert cells(table)[1][0] == "short" and "*" in cells(table)[1][5]
-    assert page.compare_corpus(None, PASTED, "base", ["refs"], [], 0.95, 200, 0, settings) == ""
-    with pytest.raises(page.gr.Error, match="no column 'nope'"):
-        page.compare_corpus(None, PASTED, "base", ["refs"], ["nope"], 0.95, 200, 0, settings)
+    compare = corpus_tab.compare_corpus
+    assert compare(None, PASTED, "base", ["refs"], [], 0.95, 200, 0, settings) == ""
+    with pytest.raises(corpus_tab.gr.Error, match="no column 'nope'"):
+        compare(None, PASTED, "base", ["refs"], ["nope"], 0.95, 200, 0, settings)

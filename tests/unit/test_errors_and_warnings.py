@@ -461,11 +461,6 @@ BUILTIN_EXCEPTIONS = frozenset(
 # kernel without its Python twin) is a bug, not a problem with what the user gave; a module's
 # or an object's __getattr__ must raise AttributeError for hasattr() and getattr() to work.
 ALLOWED = {"NotImplementedError": None, "AttributeError": "__getattr__"}
-# Raises in files being redesigned elsewhere, to become errors.py's there: (file, function,
-# exception). An entry that is no longer found fails the test, so that it is removed here.
-LEFT_TO_THE_REDESIGN = {
-    ("space/explain.py", "_explain", "ValueError"),
-}
 
 
 def builtin_raises(source: str) -> list[tuple[str, str, int]]:
@@ -499,10 +494,8 @@ def test_the_package_raises_only_its_own_errors():
     unexpected = [
         f"{file}:{line} ({function}) raises {name}"
         for (file, function, name), line in found.items()
-        if (file, function, name) not in LEFT_TO_THE_REDESIGN
     ]
     assert not unexpected, "raise errors.py's classes instead: " + "; ".join(unexpected)
-    assert not LEFT_TO_THE_REDESIGN - found.keys(), "fixed: remove from LEFT_TO_THE_REDESIGN"
 
 
 def test_the_raise_check_sees_a_builtin_and_allows_what_it_says():

@@ -7,6 +7,7 @@ import unicodedata
 from collections import Counter
 
 import pytest
+from support.explain_pair import explain_pair
 
 from rouge_plus import ScoreOptions, score
 from rouge_plus.kernels.lcs import lcs_length, lcs_path
@@ -14,13 +15,12 @@ from rouge_plus.kernels.matching import matched_pairs, maximum_matching
 from rouge_plus.plan import ScoringPlan
 from rouge_plus.rouge2.synonyms import load_synonyms
 from rouge_plus.space.explain import (
-    MATCH_KINDS,
     _aligned_spans,
-    explain_pair,
     explain_with_plan,
     matched_ngram_positions,
     token_spans,
 )
+from rouge_plus.space.render import KIND_LABELS
 from rouge_plus.text.tokenizers import available_tokenizers, get_tokenizer
 
 hypothesis = pytest.importorskip("hypothesis")
@@ -202,10 +202,10 @@ def test_options_choose_tokenizer_stemmer_stopwords_and_synonyms() -> None:
     assert {s.kind for s in without.prediction} == {None}
 
 
-def test_labels_are_known_kinds() -> None:
+def test_labels_are_kinds_the_page_can_show() -> None:
     explained = explain_pair("a b c d", "d c b a x", ngram_n=2)
     kinds = {s.kind for s in explained.prediction + explained.reference}
-    assert kinds <= set(MATCH_KINDS) | {None}
+    assert kinds <= set(KIND_LABELS) | {None}
 
 
 def test_ngram_n_must_be_positive() -> None:
