@@ -4,8 +4,8 @@ A type name such as ``"rouge2"``, ``"rougeLsum"`` or ``"rougeSU4"`` is parsed on
 :class:`Measure`: a kind and its parameters. Each kind is declared once, as a
 :class:`MeasureKind` row of :data:`KINDS`, with everything the rest of the package asks of it: its
 counting kernel, whether it reads sentences or topic words, its precision/recall formula, what
-compiled code may compute for it, the bound that pairwise scoring skips pairs with, the Space's
-cost class and its piece of the signature. Nothing else dispatches on a kind's name, so a new
+compiled code may compute for it, the bound that pairwise scoring skips pairs with, and its piece
+of the signature. Nothing else dispatches on a kind's name, so a new
 kind is its kernel, one row of :data:`KINDS` and a name form in :data:`NAME_FORMS`; the tests
 that compare the compiled code with the pure-Python twins and with the definitions are
 generated from these two tables.
@@ -43,9 +43,6 @@ if TYPE_CHECKING:
     # "weighted": U**w (ROUGE-W: the weighted LCS of U matched words is at most U**w);
     # "bases": only the smaller base (skip-bigrams: a pair of words is no word).
     Bound = Literal["overlap", "weighted", "bases"]
-    # How the work of one pair grows with the lengths m and n of its texts: "linear" (m + n,
-    # the clipped n-gram overlap) or "quadratic" (m * n, the LCS tables, the skip-bigrams).
-    Cost = Literal["linear", "quadratic"]
 else:
     from .._records import NamedTuple
 
@@ -128,8 +125,7 @@ class MeasureKind:
       formula declares none (checked here, at declaration);
     - ``bound``: what its hit count is bounded by, for the pairs pairwise scoring skips
       (``"overlap"``: the clipped unigram overlap U; ``"weighted"``: U**w; ``"bases"``: the
-      smaller base only); ``cost``: how one pair's work grows with the lengths m, n of its texts
-      (``"linear"``: m + n; ``"quadratic"``: m * n);
+      smaller base only);
     - ``signature``: its piece of the signature, from the options and the tagger's name, for
       what its scores depend on beyond the type names (None: nothing).
     """
@@ -142,7 +138,6 @@ class MeasureKind:
     reads_topic_words: bool = False
     compiled_reductions: frozenset[str] = frozenset({"best"})
     bound: Bound = "overlap"
-    cost: Cost = "quadratic"
     signature: Callable[[ScoreOptions, str], str] | None = None
 
     def __post_init__(self) -> None:
@@ -163,7 +158,7 @@ class MeasureKind:
 KINDS: dict[str, MeasureKind] = {
     kind.name: kind
     for kind in (
-        MeasureKind("ngram", Kernel.NGRAM, cost="linear"),
+        MeasureKind("ngram", Kernel.NGRAM),
         MeasureKind("lcs", Kernel.LCS, best_recall_key=unrounded_recall),
         MeasureKind(
             "summary_lcs",
@@ -185,7 +180,6 @@ KINDS: dict[str, MeasureKind] = {
             "topic",
             Kernel.NGRAM,
             reads_topic_words=True,
-            cost="linear",
             signature=_topic_signature,
         ),
     )
@@ -270,11 +264,6 @@ class Measure:
     def ngram_length(self) -> int | None:
         """The n of an n-gram measure (``rougeN``, ``rougeN+synonyms``); None for the others."""
         return self.n if self.kind == "ngram" else None
-
-    @property
-    def cost(self) -> Cost:
-        """How the work of one pair grows with its texts' lengths (see :class:`MeasureKind`)."""
-        return self.declared_kind.cost
 
     def as_rouge155(self) -> Measure:
         """The measure as ROUGE-1.5.5 computes it: its ROUGE-L is the summary-level union LCS."""
