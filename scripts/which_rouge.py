@@ -39,6 +39,8 @@ from rouge_plus.meta.correlation import (  # noqa: E402
 RESULTS = ROOT / "docs" / "which_rouge.json"
 PAGE = ROOT / "docs" / "WHICH_ROUGE.md"
 README = ROOT / "README.md"
+# The Space's "Which ROUGE?" panel, shipped beside the package's other data files.
+SPACE_PANEL = ROOT / "rouge_plus" / "data" / "which_rouge.md"
 README_START = "<!-- which-rouge:start (scripts/which_rouge.py writes this table) -->"
 README_END = "<!-- which-rouge:end -->"
 LEVELS = ("system", "summary")
@@ -393,8 +395,24 @@ def render_readme(results: dict, top: int = 5) -> str:
     return "\n".join(lines)
 
 
+def render_space(results: dict) -> str:
+    """The Space's "Which ROUGE?" panel: the short answer and README's table, of REALSumm's
+    systems (Kendall tau-b, 95% interval)."""
+    table = render_readme(results).split("\n")[1:-1]  # without README's markers
+    lines = render_short_answer(results)[2:]  # without its heading: the panel has its own
+    intro = "REALSumm's 24 systems, system level, Kendall tau-b [95% interval]:"
+    footer = (
+        "▾: significantly worse than the best variant of its column (paired bootstrap, "
+        "p < 0.05). Every variant, level and set, with the paired tests: `docs/WHICH_ROUGE.md` "
+        "in the rouge_plus repository; `rouge_plus.correlate` and `rouge-plus correlate` "
+        "compute the same for your own judgments."
+    )
+    return "\n".join([*lines, intro, "", *table, "", footer]) + "\n"
+
+
 def write(results: dict) -> None:
     PAGE.write_text(render_page(results), encoding="utf-8")
+    SPACE_PANEL.write_text(render_space(results), encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     start, end = readme.index(README_START), readme.index(README_END) + len(README_END)
     README.write_text(readme[:start] + render_readme(results) + readme[end:], encoding="utf-8")

@@ -21,6 +21,7 @@ import gradio as gr
 from starlette.middleware import Middleware
 
 from .._version import __version__
+from ..data import read_bundled_text
 from . import api
 from .compiled import backend
 from .corpus_tab import corpus_tab, wire_corpus_tab
@@ -60,15 +61,8 @@ command line have none):
 {limits_markdown()}
 """
 
-WHICH_ROUGE = """
-On REALSumm's human judgments of 24 CNN/DailyMail systems, ROUGE variants differ a lot in how
-well they rank systems as people do: ROUGE-2 **recall** reaches a system-level Kendall tau of
-0.85, ROUGE-2 **F** 0.27, and with 11 to 24 systems the 95% intervals are wide. The ranking of
-every variant and option (types, P/R/F, stemming, stopwords, tokenizers, the 1.5.5 profile),
-with intervals and paired tests, is `docs/WHICH_ROUGE.md` in the rouge_plus repository (the
-"Which ROUGE?" section of its README); `rouge_plus.correlate` and `rouge-plus correlate` compute
-the same for your own judgments.
-"""
+# The short answer and README's table, written by scripts/which_rouge.py (the one source).
+WHICH_ROUGE = read_bundled_text("which_rouge.md")
 
 
 @scoring_event

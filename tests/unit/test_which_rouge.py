@@ -111,3 +111,12 @@ def test_the_sets_system_level_numbers_equal_scipy(
     for label, metric in script.set_scores(data, references).items():
         expected = stats.kendalltau(metric.mean(axis=1), human)[0]
         assert results["sets"][key]["system"][column][label]["tau"] == pytest.approx(expected)
+
+
+def test_the_space_panel_is_the_scripts_output(script, results):
+    """The Space's "Which ROUGE?" panel shows the short answer and README's table, from the
+    same results (it once showed prose with a figure the table did not have)."""
+    panel = script.SPACE_PANEL.read_text(encoding="utf-8")
+    assert panel == script.render_space(results)
+    table = script.render_readme(results).split("\n")[1:-1]
+    assert "\n".join(table) in panel
