@@ -23,7 +23,7 @@ def test_pypi_long_description_renders_without_the_front_matter(monkeypatch):
     markdown = pytest.importorskip("readme_renderer.markdown")
     captured = {}
     monkeypatch.setattr("setuptools.setup", lambda **kwargs: captured.update(kwargs))
-    runpy.run_path(str(REPO / "setup.py"))
+    runpy.run_path(str(REPO / "setup.py"), run_name="__main__")  # setup() runs as a script
     assert captured["long_description_content_type"] == "text/markdown"
     html = markdown.render(captured["long_description"], variant="GFM")
     assert html is not None and html.lstrip().startswith("<h1")

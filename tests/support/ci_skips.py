@@ -20,6 +20,10 @@ SKIPS_ALLOWED_UNDER_CI = (
     "evaluate's rouge script is absent",
     # rouge_score's testdata/ is in its source repository only, not in its sdist.
     "reads rouge_score's testdata/",
+    # A test of the installed wheel, which scripts/check_wheel.py runs under CI.
+    "scripts/check_wheel.py and cibuildwheel set ROUGE_PLUS_TEST_INSTALLED=1",
+    # Not an oracle: the compiled kernels answer before a client that leaves has left.
+    "the compiled kernels finish the request before its client leaves",
     # The test of what happens without NLTK's stopwords corpus, where it is installed.
     "NLTK's stopwords corpus is installed here",
 )

@@ -285,9 +285,16 @@ def burst(url: str, pid: int, jobs: list[tuple[str, tuple, dict]]) -> Burst:
     before = tree_cpu_seconds(pid)
     time.sleep(3)
     result.cpu_after = tree_cpu_seconds(pid) - before
-    gradio_client.Client(url, verbose=False).predict(**SMALL, api_name="/score")  # memory back
-    time.sleep(2)
-    result.rss_after = rss_mib(pid)
+    # Memory comes back at the end of a request (the allocator trimmed): the least RSS over three
+    # small requests a couple of seconds apart, so that the cleanup still under way when the
+    # burst's last answer came (Gradio's cache, a worker's pipes) is not counted as kept.
+    client = gradio_client.Client(url, verbose=False)
+    readings = []
+    for _ in range(3):
+        client.predict(**SMALL, api_name="/score")
+        time.sleep(2)
+        readings.append(rss_mib(pid))
+    result.rss_after = min(readings)
     return result
 
 
