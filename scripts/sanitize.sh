@@ -41,17 +41,11 @@ find "$work/site/rouge_plus" \( -name '*.so' -o -name '*.pyd' -o -name __pycache
 include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 # Every compiled module of the package and its C files, one line each ("name source..."), read
-# from setup.py itself (run with a setup() that only keeps its arguments), so that no module or
-# file is left out.
+# from setup.py's own list (its extensions()), so that no module or file is left out.
 extensions=$("$python" - <<'EOF'
 import runpy
 
-import setuptools
-
-found = {}
-setuptools.setup = lambda **kwargs: found.update(kwargs)
-runpy.run_path("setup.py")
-for extension in found["ext_modules"]:
+for extension in runpy.run_path("setup.py")["extensions"]():
     print(extension.name, *extension.sources)
 EOF
 )
