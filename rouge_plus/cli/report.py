@@ -97,15 +97,13 @@ def render_aggregate(examples: ExampleScores, fmt: str) -> str:
 def render_per_example(examples: ExampleScores, fmt: str) -> str:
     """One row per example (keys as in ``score(..., use_aggregator=False)``) in ``fmt``."""
     columns = examples.per_example()
-    keys = list(columns)
+    keys = _csv_keys(list(columns)) if fmt == "csv" else list(columns)
     rows = [[index, *(columns[key][index] for key in keys)] for index in range(len(examples))]
     if fmt == "json":
         records = [dict(zip(["index", *keys], row, strict=True)) for row in rows]
         document = {"signature": examples.signature, "examples": records}
         return json.dumps(document, indent=2, ensure_ascii=False)
     if fmt == "csv":
-        kept = _csv_keys(keys)
-        rows = [[index, *(columns[key][index] for key in kept)] for index in range(len(examples))]
-        return _csv([["index", *kept], *rows])
+        return _csv([["index", *keys], *rows])
     text_rows = [["#", *keys]] + [[str(row[0]), *map(_number, row[1:])] for row in rows]
     return f"{aligned(text_rows)}\n\n{examples.signature}"
