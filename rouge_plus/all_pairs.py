@@ -312,7 +312,8 @@ class _PrefixFilter:
     (skip-bigrams, +synonyms: not a function of U), when a pair could reach the threshold with
     U = 0 (a threshold at or below the ceiling of two disjoint texts, such as 0), when the
     profile table would exceed ``PROFILE_CELLS`` cells (ROUGE-W bases of many sentence
-    shapes), or when the prefixes meet more often than there are pairs (:func:`_meetings`).
+    shapes), or when the prefixes meet more than ``MEETINGS_PER_PAIR`` times per pair
+    (:func:`_meetings`).
     """
 
     elements: Elements
@@ -388,8 +389,8 @@ def _meetings(
 ) -> int:
     """How often the prefixes of ``probes`` and of ``indexed`` (documents, prefix sizes) share
     an element: the join reads a candidate at each meeting, so when they outnumber the pairs
-    (a low threshold, over texts of common words: prefixes nearly whole) the tiled path, which
-    bounds every pair once, costs less."""
+    many times over (a low threshold, over texts of common words: prefixes nearly whole) the
+    tiled path, which bounds every pair once, costs less."""
     probe_keys = elements.prefixes(*probes)[1]
     indexed_keys = elements.prefixes(*indexed)[1]
     size = int(max(probe_keys.max(initial=-1), indexed_keys.max(initial=-1))) + 1
