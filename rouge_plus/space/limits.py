@@ -51,6 +51,10 @@ LARGE_WAITING = 24  # large requests waiting for their turn, beyond which the Sp
 SMALL_REQUEST_CHARS = 2_000
 SMALL_REQUEST_SCORES = 10_000
 SMALL_REQUEST_RESAMPLED = 2_000_000
+# The comparison's power analysis of one (system, type), counted as resampled values: the paired
+# t-test's, tens of evaluations of SciPy's noncentral t whatever the number of rows, took at most
+# 5 ms (so, at 0.1 us a value, 50,000 values).
+POWER_ANALYSIS_RESAMPLED = 50_000
 
 
 __all__ = ["ClientGone", "LimitError", "Work", "check_options", "check_sizes", "check_texts"]
@@ -182,7 +186,9 @@ def limits_markdown() -> str:
             f"- a request is small, and answered at once, when it asks for little work: up to "
             f"{SMALL_REQUEST_CHARS:,} characters of text, {SMALL_REQUEST_SCORES:,} scores (pairs "
             f"of prediction and reference times types) and {SMALL_REQUEST_RESAMPLED:,} resampled "
-            "values (rows times types times bootstrap resamples); larger requests take turns, "
+            "values (rows times types times bootstrap resamples, and "
+            f"{POWER_ANALYSIS_RESAMPLED:,} for each power analysis of a comparison); larger "
+            "requests take turns, "
             f"each in a worker process stopped when its time is up, {LARGE_AT_ONCE} at a time and "
             f"{LARGE_WAITING} waiting; beside them, {CONCURRENT_REQUESTS} small requests of each "
             f"kind (single pair, corpus, comparison, API) at once and {QUEUE_SIZE} waiting; "

@@ -170,10 +170,13 @@ def _work_in_worker(sender: Connection, work: Callable, args: tuple, reports: bo
         sender.close()
 
 
-# What the workers' server imports once: the modules of the work functions. (Each worker
-# imports the main script again, as multiprocessing does: app.py builds nothing then.)
+# What the workers' server imports once: the modules of the work functions, and SciPy's
+# statistics, which the comparison's power analysis imports on first use (about a second).
+# (Each worker imports the main script again, as multiprocessing does: app.py builds nothing
+# then.)
 _WORKER_PRELOAD = [
-    f"rouge_plus.space.{name}" for name in ("workers", "limits", "scoring", "comparison", "api")
+    *(f"rouge_plus.space.{name}" for name in ("workers", "limits", "scoring", "comparison", "api")),
+    "scipy.stats",
 ]
 
 

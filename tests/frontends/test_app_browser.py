@@ -226,6 +226,7 @@ def test_corpus_compares_a_second_prediction_column(page, tmp_path: Path) -> Non
     page.wait_for_selector("#corpus-comparison table")
     table = page.locator("#corpus-comparison").inner_text()
     assert "Baseline: prediction" in table and "other" in table and "paired approximate" in table
+    assert "Examples for power 0.8" in table and "paired t-test" in table
 
 
 def test_a_phone_shows_the_inputs_on_its_first_screen(page) -> None:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 
+import numpy as np
 import pytest
 
-from rouge_plus import compare
+import rouge_plus
+from rouge_plus import compare, power_analysis
+from rouge_plus.comparison import compare_scores
 from rouge_plus.readers import InputError, parse_records, sample_text
-from rouge_plus.space import comparison, scoring
+from rouge_plus.space import comparison, limits, scoring
 
 ROWS = [
     {"base": "the cat sat", "same": "the cat sat", "other": "a dog", "refs": ["the cat sat down"]},
@@ -41,9 +45,11 @@ def test_identical_column_differs_by_zero_with_p_one() -> None:
     table = comparison.comparison_html(RECORDS, "base", ["same"], ["refs"], options(["rouge1"]))
     baseline, same = cells(table)
     assert baseline[:3] == ["Baseline: base", "ROUGE-1", baseline[2]]
-    assert baseline[3:] == ["", "", ""]
-    assert same[0] == "same" and same[3:] == ["+0.0000", "+0.0000 – +0.0000", "1.0000"]
+    assert baseline[3:] == ["", "", "", ""]
+    assert same[0] == "same" and same[3:] == ["+0.0000", "+0.0000 – +0.0000", "1.0000", "no gap"]
     assert "exact over all 2^3 sign assignments" in table
+    assert "no gap: the pilot's paired differences have mean 0" in html.unescape(table)
+    assert not re.search(r"\b(nan|inf)\b", table, re.I)
 
 
 def test_table_matches_compare_and_escapes_names() -> None:
@@ -115,3 +121,114 @@ def test_page_handlers() -> None:
     assert compare(None, PASTED, "base", ["refs"], [], 0.95, 200, 0, settings) == ""
     with pytest.raises(corpus_tab.gr.Error, match="no column 'nope'"):
         compare(None, PASTED, "base", ["refs"], ["nope"], 0.95, 200, 0, settings)
+
+
+def per_example_f(records: list, column: str, references: str, rouge_type: str) -> np.ndarray:
+    """Each row's F of ``column`` against ``references``, scored by rouge_plus.score alone."""
+    rows = [row for _, row in records]
+    scores = rouge_plus.score(
+        [row[column] for row in rows], [row[references] for row in rows],
+        use_aggregator=False, **options([rouge_type]),
+    )  # fmt: skip
+    return np.array(scores[rouge_type])
+
+
+def t_test_examples_needed(differences: np.ndarray, alpha: float = 0.05) -> int:
+    """The paired t-test's examples for power 0.8, from statsmodels (independent of
+    rouge_plus.power_analysis)."""
+    stats_power = pytest.importorskip(
+        "statsmodels.stats.power", reason="statsmodels is a test dependency"
+    )
+    effect = float(np.mean(differences) / np.std(differences, ddof=1))
+    return math.ceil(
+        stats_power.TTestPower().solve_power(effect_size=abs(effect), alpha=alpha, power=0.8)
+    )
+
+
+@pytest.mark.parametrize(
+    ("records", "baseline", "system", "references"),
+    [
+        (parse_records(sample_text(), "sample", jsonl=True), "prediction", "short", "references"),
+        (RECORDS, "base", "other", "refs"),  # a pilot of 3 examples
+        (RECORDS[:2], "base", "other", "refs"),  # of 2
+    ],
+    ids=["sample", "3 examples", "2 examples"],
+)
+def test_each_gap_shows_the_examples_a_paired_t_test_needs(
+    records, baseline, system, references
+) -> None:
+    types = ["rouge1", "rouge2", "rougeL"]
+    table = comparison.comparison_html(records, baseline, [system], [references], options(types))
+    shown = [row[6] for row in cells(table)[len(types) :]]
+    for rouge_type, cell in zip(types, shown, strict=True):
+        a = per_example_f(records, system, references, rouge_type)
+        b = per_example_f(records, baseline, references, rouge_type)
+        needed = t_test_examples_needed(a - b)
+        assert needed == power_analysis(a, b, test="t").documents
+        assert cell == f"{needed:,}" + (" ✓" if needed <= len(records) else "")
+    assert "two-sided paired t-test" in table and f"these {len(records)} suffice" in table
+
+
+def test_examples_needed_follow_the_tables_significance_level() -> None:
+    records = parse_records(sample_text(), "sample", jsonl=True)
+    table = comparison.comparison_html(
+        records, "prediction", ["short"], ["references"], options(["rouge2"]), confidence_level=0.99
+    )
+    a, b = (
+        per_example_f(records, column, "references", "rouge2") for column in ("short", "prediction")
+    )
+    assert cells(table)[1][6].split()[0] == str(t_test_examples_needed(a - b, alpha=0.01))
+    assert "(p &lt; 0.01) 80% of the time" in table
+
+
+def scored(values: list[float]) -> dict[str, np.ndarray]:
+    """``{type: (n, 3) array}`` of one type whose precision, recall and F are ``values``."""
+    return {"rouge1": np.repeat(np.asarray(values, dtype=np.float64)[:, None], 3, axis=1)}
+
+
+@pytest.mark.parametrize(
+    ("baseline", "system", "confidence_level", "cell", "reason"),
+    [
+        ([0.5, 0.6, 0.7], [0.6, 0.5, 0.7], 0.95, "no gap",
+         "no gap: the pilot's paired differences have mean 0"),
+        ([0.25, 0.5, 0.75], [0.5, 0.75, 1.0], 0.95, "—",
+         "—: the pilot's paired differences do not vary"),
+        ([0.5], [0.75], 0.95, "—", "—: the pilot must give one score per document for at least 2"),
+        ([0.25, 0.5, 0.75], [0.5, 0.5, 1.0], 0.1, "—", "—: power (0.8) must exceed alpha (0.9)"),
+        ([0.5] * 4, [1.0, 0.0, 1.0, 1e-7], 0.95, "&gt; 100,000", "&gt; 100,000: more than that"),
+    ],
+    ids=["no gap", "the same gap everywhere", "one example", "alpha above the power", "tiny gap"],
+)  # fmt: skip
+def test_a_gap_without_an_answer_says_why(baseline, system, confidence_level, cell, reason) -> None:
+    columns = {"baseline": scored(baseline), "system": scored(system)}
+    result = compare_scores(
+        columns["baseline"], {"system": columns["system"]}, n_resamples=100,
+        confidence_level=confidence_level,
+    )  # fmt: skip
+    table = comparison.comparison_table_html(result, comparison.power_analyses(result, columns))
+    assert re.search(r"<td[^>]*>([^<]*)</td></tr></tbody>", table).group(1) == cell
+    assert reason in table.replace("&#x27;", "'")
+    assert not re.search(r"\b(nan|inf)\b", table, re.I)
+
+
+def test_the_power_analyses_count_towards_the_requests_work(monkeypatch) -> None:
+    """Three one-letter rows compared with 41 columns: no scoring or resampling to speak of, yet
+    41 power analyses, which make the request a large one (worked on in its turn)."""
+    systems = [f"s{j}" for j in range(41)]
+    rows = [{"base": "a", "refs": "a", **{name: "a b"[: 1 + 2 * (j % 2)] for name in systems}}
+            for j in range(3)]  # fmt: skip
+    records = parse_records("".join(json.dumps(row) + "\n" for row in rows), "rows", jsonl=True)
+    sized = []
+
+    def sizing_only(budget, work, task, *args):
+        sized.append(work)
+        return task(*args)
+
+    monkeypatch.setattr(comparison, "within_budget", sizing_only)
+    table = comparison.comparison_html(
+        records, "base", systems, ["refs"], options(["rouge1"]), n_resamples=1
+    )
+    (work,) = sized
+    assert work.resampled == 2 * 41 * 3 + 41 * limits.POWER_ANALYSIS_RESAMPLED
+    assert work.characters < limits.SMALL_REQUEST_CHARS and not work.is_small
+    assert len(cells(table)) == 1 + 41

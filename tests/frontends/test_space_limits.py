@@ -354,6 +354,7 @@ def test_limits_are_stated_on_the_page_and_in_the_space_guide() -> None:
         f"{limits.CONCURRENT_REQUESTS} small requests of each kind",
         f"{limits.SMALL_REQUEST_CHARS:,} characters of text",
         f"{limits.SMALL_REQUEST_SCORES:,} scores", f"{limits.SMALL_REQUEST_RESAMPLED:,} resampled",
+        f"{limits.POWER_ANALYSIS_RESAMPLED:,} for each",
         f"{limits.LARGE_WAITING} waiting",
         f"{limits.QUEUE_SIZE} waiting",
     ]  # fmt: skip

@@ -305,8 +305,8 @@ def at_the_limits(seed: int = 0) -> list[tuple[str, tuple, dict]]:
 
 
 def warm_up(url: str) -> None:
-    """Load WordNet, the tagger, NLTK, matplotlib (a corpus' histogram): the idle level of a
-    used server."""
+    """Load WordNet, the tagger, NLTK, matplotlib (a corpus' histogram), SciPy's statistics
+    (the comparison's power analysis): the idle level of a used server."""
     client = gradio_client.Client(url, verbose=False)
     for _ in range(2):
         client.predict(**SMALL, rouge_types=LARGE_TYPES, api_name="/score")
