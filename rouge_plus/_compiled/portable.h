@@ -15,6 +15,7 @@
 #ifndef ROUGE_PLUS_PORTABLE_H
 #define ROUGE_PLUS_PORTABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(ROUGE_PLUS_PORTABLE_C)
