@@ -24,11 +24,13 @@ REPO = Path(__file__).resolve().parents[2]
 PORTABLE_H = "rouge_plus/_compiled/portable.h"
 
 # What only some compilers know: GNU C's builtins, types, attributes and predefined target
-# macros, MSVC's, and the headers MSVC's C lacks or that only it has.
+# macros, MSVC's, and what MSVC's C lacks (C11 atomics without an experimental flag, complex
+# numbers, alloca) or only it has.
 COMPILER_SPECIFIC = re.compile(
     r"__int128|__builtin_\w+|__attribute__|__declspec|__extension__|__asm\w*|\btypeof\b"
     r"|__typeof\w*|#\s*pragma|_MSC_VER|__GNUC__|__clang__|__BYTE_ORDER__|__x86_64__|__linux__"
     r"|__POPCNT__|__AVX\w*|_M_X64|_M_ARM64|\b_Atomic\b|<stdatomic\.h>|<\w*intrin\.h>"
+    r"|\b_Complex\b|<complex\.h>|<tgmath\.h>|\balloca\b|__thread\b"
 )
 # Python's Windows headers are MSVC's: there the Windows wheels' own build is the check.
 COMPILER = None if sys.platform == "win32" else shutil.which("gcc") or shutil.which("clang")
