@@ -5,10 +5,11 @@
  * package names a compiler, a builtin or an attribute (tests/unit/test_portable_c.py checks it).
  *
  * Defining ROUGE_PLUS_PORTABLE_C (-DROUGE_PLUS_PORTABLE_C) takes the plain C of every helper
- * whatever the compiler, so that the code MSVC's own branch cannot be tested here stands in for
- * is tested where GCC builds: scripts/check_portable_c.sh builds the extensions so, with
- * -std=c11 -pedantic-errors, and runs the tests that compare them with their Python twins. Every
- * branch computes the same bits; the compiler-specific ones are only faster.
+ * whatever the compiler, so that it is tested where GCC builds (MSVC runs the plain C of
+ * popcount64 and add_with_carry itself, and is not at hand): scripts/check_portable_c.sh builds
+ * the extensions so, with -std=c11 -pedantic-errors, and runs the tests that compare them with
+ * their Python twins, and tests/unit/test_portable_c.py checks each helper against GCC's
+ * builtins. Every branch computes the same bits; the compiler-specific ones are only faster.
  *
  * Included by common.h after Python.h (whose PY_BIG_ENDIAN says the byte order everywhere).
  */
@@ -143,7 +144,7 @@ static inline uint64_t multiply_wide(uint64_t a, uint64_t b, uint64_t *high)
     uint64_t b_low = b & 0xffffffffULL, b_high = b >> 32;
     uint64_t low_low = a_low * b_low, high_low = a_high * b_low;
     uint64_t low_high = a_low * b_high, high_high = a_high * b_high;
-    /* The middle column: each term below 2^64 - 2^33 + 2, so their sum does not overflow. */
+    /* At most (2^32 - 1) + (2^32 - 1) + (2^32 - 1)^2 = 2^64 - 1: no overflow. */
     uint64_t middle = (low_low >> 32) + (high_low & 0xffffffffULL) + low_high;
     *high = high_high + (high_low >> 32) + (middle >> 32);
     return (middle << 32) | (low_low & 0xffffffffULL);
