@@ -33,37 +33,10 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/rouge_plus_sanitize.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# A copy of the package whose extension is the sanitized build.
-mkdir -p "$work/site"
-cp -R rouge_plus "$work/site/"
-find "$work/site/rouge_plus" \( -name '*.so' -o -name '*.pyd' -o -name __pycache__ \) -prune \
-    -exec rm -rf {} +
-include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-# Every compiled module of the package and its C files, one line each ("name source..."), read
-# from setup.py's own list (its extensions()), so that no module or file is left out.
-extensions=$("$python" - <<'EOF'
-import runpy
-
-for extension in runpy.run_path("setup.py")["extensions"]():
-    print(extension.name, *extension.sources)
-EOF
-)
-if [[ -z "$extensions" ]]; then
-    echo "sanitize.sh: setup.py lists no extension" >&2
-    exit 2
-fi
-modules=()
+source scripts/package_copy.sh
 echo "sanitize.sh: building the extensions with -fsanitize=address,undefined"
-while read -r name sources; do
-    module=${name#rouge_plus.}
-    module=${module//.//}
-    modules+=("$module")
-    read -r -a files <<<"$sources"
-    gcc -std=c11 -O1 -g -fPIC -shared -Wall -ffp-contract=off \
-        -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-        -I"$include" "${files[@]}" -o "$work/site/rouge_plus/$module$suffix"
-done <<<"$extensions"
+build_package_copy "$work" -std=c11 -O1 -g -Wall -ffp-contract=off \
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 export LD_PRELOAD="$libasan"
 export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
@@ -75,16 +48,7 @@ unset ROUGE_PLUS_PURE_PYTHON
 # Run from the temporary directory, so that the checkout's own rouge_plus (and its in-place
 # build) is not first on sys.path; check which extension is loaded before testing.
 cd "$work"
-"$python" - "$work" "${modules[@]}" <<'EOF'
-import importlib
-import sys
-
-for module in sys.argv[2:]:
-    name = "rouge_plus." + module.replace("/", ".")
-    loaded = importlib.import_module(name).__file__
-    if not loaded.startswith(sys.argv[1]):
-        sys.exit(f"sanitize.sh: the sanitized {name} is not the one loaded: {loaded}")
-EOF
+check_copy_is_loaded "$work"
 
 # The tests that reach the compiled modules: the kernels themselves, their limits, memory and
 # hash, hostile input, properties, threads, the one-pair scorer; the stemmers, the per-row

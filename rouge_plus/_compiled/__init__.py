@@ -10,8 +10,9 @@ command that fixes it: the twins give the same scores, tens of times slower, and
 never happen silently. :func:`kernels_in_use` says which kernels run, and why, to code and to
 ``rouge-plus --version``. It imports nothing of rouge_plus, so that any stage may use it. This
 folder also holds the C headers the compiled modules share: ``common.h``, which every C file
-includes, ``ascii_words.h``, the ASCII word rule, and ``fmeasure.h``, precision, recall and F
-from counts.
+includes, ``portable.h`` (which it includes), what the C needs beyond standard C11 for GCC,
+Clang and MSVC, ``ascii_words.h``, the ASCII word rule, and ``fmeasure.h``, precision, recall
+and F from counts.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
  * What every compiled module of rouge_plus shares. Every C file of the package includes this
  * header first; it is header-only (static functions, compiled into each module that uses them),
  * so each helper is written once here and never copied into a module:
- *   - HIDDEN, for what one module's files share with each other and with no other library;
+ *   - portable.h: what the C files need beyond standard C11 (HIDDEN, for what one module's files
+ *     share with each other and with no other library; bit counts, 128-bit products...);
  *   - growable byte buffers (Buffer) and the doubling rule of every growable array;
  *   - per-id stamps, reset in O(1) per use;
  *   - the buffer protocol: get_buffer, a C-contiguous view of whole items;
@@ -23,13 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A function or variable that the files of one module share: kept out of the module's dynamic
- * symbol table, so that two modules (or any other library) never resolve to each other's. */
-#if defined(__GNUC__) || defined(__clang__)
-#define HIDDEN __attribute__((visibility("hidden")))
-#else
-#define HIDDEN
-#endif
+#include "portable.h"
 
 /* ------------------------------------------------------------------ growable arrays */
 
@@ -200,8 +195,8 @@ static inline int init_hash_key(void)
 
 static inline uint64_t mum(uint64_t a, uint64_t b)
 {
-    unsigned __int128 product = (unsigned __int128)a * b;
-    return (uint64_t)product ^ (uint64_t)(product >> 64);
+    uint64_t high, low = multiply_wide(a, b, &high);
+    return low ^ high;
 }
 
 static inline uint64_t load64(const char *s)
@@ -218,7 +213,7 @@ static inline uint64_t partial_chunk(const char *s, Py_ssize_t n)
 {
     uint64_t chunk = 0;
     for (Py_ssize_t i = 0; i < n; i++)
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if PY_BIG_ENDIAN
         chunk |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
 #else
         chunk |= (uint64_t)(unsigned char)s[i] << (8 * i);

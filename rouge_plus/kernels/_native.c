@@ -17,7 +17,6 @@
 #include "_native.h"
 
 #include <math.h>
-#include <stdatomic.h>
 
 /* The per-process keys of the vocabulary's hashes and of the kernels' tables (common.h). */
 uint64_t hash_key[8];
@@ -32,18 +31,17 @@ static Py_ssize_t table_budget = (Py_ssize_t)32 << 20;
 /* One spare zeroed bigram table, kept between calls: zeroing 256 KiB for every call cost more than
  * scoring one pair. A workspace takes it (or allocates its own when another thread holds it) and
  * gives it back zeroed, as bigram_hits leaves it. */
-static _Atomic(int32_t *) spare_bigram_table = NULL;
+static AtomicPointer spare_bigram_table = NULL;
 
 static int32_t *take_bigram_table(void)
 {
-    int32_t *table = atomic_exchange(&spare_bigram_table, NULL);
+    int32_t *table = atomic_pointer_exchange(&spare_bigram_table, NULL);
     return table ? table : calloc(BIGRAM_TABLE_IDS * BIGRAM_TABLE_IDS, sizeof(int32_t));
 }
 
 static void give_back_bigram_table(int32_t *table)
 {
-    int32_t *expected = NULL;
-    if (table && !atomic_compare_exchange_strong(&spare_bigram_table, &expected, table))
+    if (table && !atomic_pointer_fill(&spare_bigram_table, table))
         free(table);
 }
 
@@ -85,10 +83,7 @@ static void workspace_free(Workspace *w)
 /* The counts of one measure for one pair. Not inlined: inside count_pairs' loop over the pairs
  * it costs the cheap kernels (ROUGE-1, -2, -L) about 5% more time (measured on the bench
  * corpus), the loop's registers being shared with it. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static int count_one(Workspace *w, const Pair *p, MeasureSpec spec, double *hit,
+NOINLINE static int count_one(Workspace *w, const Pair *p, MeasureSpec spec, double *hit,
                      double *pred_base, double *ref_base)
 {
     int64_t n_pred, n_ref, hits = 0;

@@ -97,12 +97,10 @@ static inline int64_t lcs_step(uint64_t *column, const uint64_t *match, int64_t 
     int64_t highest = -1; /* the highest word holding a zero */
     for (int64_t k = 0; k < n_words; k++) {
         uint64_t v = column[k], u = v & match[k];
-        unsigned __int128 sum = (unsigned __int128)v + u + carry;
-        carry = (unsigned)(sum >> 64);
-        column[k] = (uint64_t)sum | (v & ~u);
+        column[k] = add_with_carry(v, u, &carry) | (v & ~u);
         highest = ~column[k] ? k : highest;
     }
-    return highest < 0 ? 0 : 64 * highest + 64 - __builtin_clzll(~column[highest]);
+    return highest < 0 ? 0 : 64 * highest + 64 - clz64(~column[highest]);
 }
 
 /*
@@ -132,7 +130,7 @@ static inline int64_t lcs_step_listed(uint64_t *column, const int64_t *first, co
             zeros = ~column[k];
         if (!zeros)
             return i + 1; /* carried out (top was not exact) */
-        set = 64 * k + __builtin_ctzll(zeros);
+        set = 64 * k + ctz64(zeros);
         column[k] |= 1ULL << (set % 64);
         if (set == top - 1)
             top = i + 1; /* the run ended at the highest zero: i is the highest now */
@@ -256,7 +254,7 @@ int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred,
             uint64_t u = column & short_mask(&masks, pred[j]);
             column = (column + u) | (column & ~u);
         }
-        ones = __builtin_popcountll(column & last_word_mask(m));
+        ones = popcount64(column & last_word_mask(m));
     } else {
         uint64_t *column = buffer_scratch(&w->scratch_b, (size_t)n_words * sizeof(uint64_t));
         if (!column) {
@@ -268,7 +266,7 @@ int lcs_length(Workspace *w, const int32_t *ref, int64_t m, const int32_t *pred,
             top = lcs_advance_top(w, &masks, column, pred[j], n_words, top);
         column[n_words - 1] &= last_word_mask(m);
         for (int64_t k = 0; k < n_words; k++)
-            ones += __builtin_popcountll(column[k]);
+            ones += popcount64(column[k]);
     }
     release_masks(&masks, ref, m);
     *out += m - ones;

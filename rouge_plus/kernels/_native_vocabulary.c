@@ -224,7 +224,7 @@ static inline uint64_t first_bytes(int r)
 {
     if (r == 8)
         return ~0ULL;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#if PY_BIG_ENDIAN
     return r ? ~0ULL << (64 - 8 * r) : 0;
 #else
     return (1ULL << (8 * r)) - 1;
@@ -237,10 +237,10 @@ static inline int marked_prefix(uint64_t marks)
     uint64_t unmarked = ~marks & BYTES(0x80);
     if (!unmarked)
         return 8;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return __builtin_clzll(unmarked) / 8;
+#if PY_BIG_ENDIAN
+    return clz64(unmarked) / 8;
 #else
-    return __builtin_ctzll(unmarked) / 8;
+    return ctz64(unmarked) / 8;
 #endif
 }
 

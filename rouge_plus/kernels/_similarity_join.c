@@ -50,17 +50,10 @@ typedef struct {
 } Join;
 
 /* The 1 bits of x: the instruction where the build targets it, else a few shifts and adds (which
- * beat the library call that __builtin_popcountll becomes without it). */
+ * beat the library call that popcount64 becomes without it). */
 static inline int64_t bit_count(uint64_t x)
 {
-#ifdef __POPCNT__
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int64_t)((x * 0x0101010101010101ULL) >> 56);
-#endif
+    return POPCOUNT_INSTRUCTION ? popcount64(x) : popcount64_plain(x);
 }
 
 /* At least the overlap of probe document p and indexed document `slot`, from their buckets

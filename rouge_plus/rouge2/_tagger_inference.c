@@ -293,9 +293,7 @@ static const RecordHead *lookup_feature(const Model *m, Key *k, const char *pref
 }
 
 /* Per class, the same additions in the same order whatever the vector width. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-__attribute__((target_clones("avx2", "default")))
-#endif
+CLONED_FOR_AVX2
 static void add_dense(double *restrict scores, const double *restrict w, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++)
