@@ -20,7 +20,6 @@ from .errors import OptionError, OptionTypeError
 from .scoring.fmeasure import FMeasure
 from .scoring.measures import Measure, parse_rouge_types
 from .scoring.multiref import MULTI_REF_MODES
-from .text.reasoning import check_reasoning_spec
 from .text.sentences import get_sentence_splitter
 from .text.tokenizers import get_tokenizer
 
@@ -341,7 +340,10 @@ class ScoreOptions:
         _require_bool("use_aggregator", self.use_aggregator)
         _require_bool("return_precision_recall", self.return_precision_recall)
         _require_bool("return_counts", self.return_counts)
-        check_reasoning_spec(self.strip_reasoning)
+        if self.strip_reasoning is not False:  # the common call does not import the module
+            from .text.reasoning import check_reasoning_spec
+
+            check_reasoning_spec(self.strip_reasoning)
         _require_choice("multi_ref", self.multi_ref, MULTI_REF_MODES)
         _require_choice("aggregation", self.aggregation, AGGREGATIONS)
         _require_choice("profile", self.profile, PROFILES)

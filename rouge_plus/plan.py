@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from .errors import OptionError, OptionTypeError
+from .errors import OptionTypeError
 from .inputs import Batch
 from .kernels.native import NATIVE, PairScorer
 from .options import ScoreOptions
@@ -24,9 +24,7 @@ from .scoring.multiref import COMPILED_REDUCTION, reduce_references, row_counts
 from .scoring.tables import ScoreTable
 from .text.diagnostics import warn_once, warn_wordless, wordless_places
 from .text.encoding import TextPipeline
-from .text.reasoning import reasoning_stripper, unclosed_notice
 from .text.sentences import get_sentence_splitter
-from .text.stemming import CACHE_SIZE, porter_stem
 from .text.tokenizers import get_tokenizer
 
 TYPE_CHECKING = False
@@ -81,7 +79,7 @@ class ScoringPlan:
         self._tagger_name = tagger and tagger.name
         self.language = resolve_language(options)
         self.pipeline = text_pipeline(options, self.language)
-        self.strip_reasoning = reasoning_stripper(options.strip_reasoning)
+        self.strip_reasoning = _reasoning_stripper(options.strip_reasoning)
         self.topic_words = topic_words(options, tagger) if options.has_topic else None
         # Warnings about the options themselves, given again by every call that scores.
         self.notices = tuple(filter(None, [stemmer_notice(options, self.language)]))
@@ -184,6 +182,8 @@ class ScoringPlan:
         """``predictions`` without their reasoning traces (``strip_reasoning``)."""
         stripped, unclosed = self.strip_reasoning(predictions)
         if unclosed:
+            from .text.reasoning import unclosed_notice
+
             warn_once(unclosed_notice(unclosed))
         return stripped
 
@@ -352,9 +352,9 @@ def _plain_key(kwargs: dict[str, object]) -> tuple | None:
 class LanguageChoice(NamedTuple):
     """What the ``language`` option selects, resolved once by the plan: the language's row of
     the table (None without a language), the word segmenter that replaces the default
-    tokenizer, the stemmer's name for :func:`get_stemmer` (None: no stemming) and the
-    stopwords-iso code of ``remove_stopwords=True`` (None: the built-in English list or what
-    the option names)."""
+    tokenizer, the stemmer's name for :func:`~rouge_plus.text.stemming.get_stemmer` (None: no
+    stemming) and the stopwords-iso code of ``remove_stopwords=True`` (None: the built-in
+    English list or what the option names)."""
 
     language: Language | None
     segmenter: str | None
@@ -424,45 +424,6 @@ def signature_of(options: ScoreOptions) -> str:
     return signature(options, choice.segmenter, choice.stemmer, choice.stopwords_code)
 
 
-Stemmer = Callable[[str], str]
-
-
-def _rouge155_stemmer() -> Stemmer:
-    from .rouge155.stemmer import Rouge155Stemmer
-
-    return functools.lru_cache(maxsize=CACHE_SIZE)(Rouge155Stemmer())
-
-
-# Stemmers by the name resolve_language gives; built on first use, once per process.
-_STEMMERS: dict[str, Callable[[], Stemmer]] = {
-    "porter": lambda: porter_stem,
-    "rouge155": _rouge155_stemmer,
-}
-
-
-@functools.cache
-def _snowball_stemmers() -> dict[str, Callable[[], Stemmer]]:
-    """The Snowball stemmers of the languages (PyStemmer), by the names ScoreOptions gives them
-    (the languages table is imported for them only)."""
-    from .text.languages import LANGUAGES, snowball_stemmer
-
-    return {
-        f"snowball:{language.stemmer}": functools.partial(snowball_stemmer, language.stemmer)
-        for language in LANGUAGES.values()
-        if language.stemmer and language.stemmer != "porter"
-    }
-
-
-@functools.cache
-def get_stemmer(name: str) -> Stemmer:
-    """The stemmer registered under ``name``; an ``OptionError`` lists the valid names."""
-    factory = _STEMMERS.get(name) or _snowball_stemmers().get(name)
-    if factory is None:
-        valid = ", ".join(sorted({**_STEMMERS, **_snowball_stemmers()}))
-        raise OptionError(f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}")
-    return factory()
-
-
 def text_pipeline(options: ScoreOptions, choice: LanguageChoice | None = None) -> TextPipeline:
     """How the options turn texts into tokens (a ``language`` picks its segmenter, stemmer,
     stopword list and sentence marks); ``choice``: the options' :func:`resolve_language`."""
@@ -493,11 +454,30 @@ def text_pipeline(options: ScoreOptions, choice: LanguageChoice | None = None) -
     return TextPipeline(
         tokenizer=tokenizer,
         split_sentences=split_sentences,
-        stem=get_stemmer(choice.stemmer) if choice.stemmer else None,
+        stem=_stemmer(choice.stemmer),
         stopwords=stopwords,
         limit_text=_length_limit(options),
         limit_sentences=_sentence_length_limit(options),
     )
+
+
+def _reasoning_stripper(spec: bool | str) -> Callable[[list[str]], tuple[list[str], int]] | None:
+    """What strips the reasoning traces ``strip_reasoning`` names; None (and the module not
+    imported) when it is off."""
+    if spec is False:
+        return None
+    from .text.reasoning import reasoning_stripper
+
+    return reasoning_stripper(spec)
+
+
+def _stemmer(name: str | None) -> Callable[[str], str] | None:
+    """The stemmer named ``name``; None (and no stemming module imported) for none."""
+    if name is None:
+        return None
+    from .text.stemming import get_stemmer
+
+    return get_stemmer(name)
 
 
 def stemmer_notice(options: ScoreOptions, choice: LanguageChoice) -> str | None:

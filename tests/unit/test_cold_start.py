@@ -119,6 +119,11 @@ def test_common_scoring_imports_no_module_it_does_not_use(options):
     # (Python's own start may import some of them: an editable install's path hook does.)
     imported = set(_modules_after(ENGLISH_CALL.format(options=options))) - set(_modules_after(""))
     assert sorted(imported.intersection(LIGHT)) == []
+    # Nor rouge_plus's modules for options it was not given.
+    unasked = {"rouge_plus.text.reasoning"}
+    if not options:
+        unasked.add("rouge_plus.text.stemming")
+    assert sorted(imported & unasked) == []
 
 
 def test_stemming_never_imports_nltk():
