@@ -35,7 +35,7 @@ from .kernels.similarity_join import (
     document_frequency,
     popcount,
 )
-from .options import ScoreOptions
+from .options import REPORT, ScoreOptions, option_keywords
 from .parallel import default_workers, map_in_workers
 from .plan import ScoringPlan
 from .rouge2.synonyms import load_synonyms
@@ -509,6 +509,13 @@ def _check_threshold(threshold: object) -> float:
     return float(threshold)
 
 
+# What a pairwise score does not have: several references, a corpus aggregate, kept counts, a
+# prediction side to strip (every text is on both sides).
+_NOT_FOR_PAIRS = frozenset(
+    name for name, option in option_keywords().items() if option.group == REPORT
+) | {"multi_ref", "strip_reasoning"}
+
+
 def _setup(
     texts: list[str],
     rouge_type: str,
@@ -529,6 +536,13 @@ def _setup(
     if backend not in BACKENDS:
         raise OptionError(
             f"backend: unknown value {backend!r}; valid values are: threads, processes"
+        )
+    refused = sorted(_NOT_FOR_PAIRS.intersection(options))
+    if refused:
+        raise OptionError(
+            f"{', '.join(refused)}: not {'an option' if len(refused) == 1 else 'options'} of "
+            "pairwise or dedupe, which score one text against one and return that score alone "
+            "(these shape score()'s results: its references, aggregates, counts or predictions)"
         )
     settings = ScoreOptions.from_kwargs(rouge_types=[rouge_type], num_proc=num_proc, **options)
     plan = ScoringPlan(settings)
@@ -593,9 +607,10 @@ def pairwise(
     sorted by ``i`` then ``j`` (``.tolist()`` gives the triples), computed without counting the
     pairs whose upper bound (from lengths and unigram overlap) is below the threshold.
 
-    ``options`` are those of :func:`rouge_plus.score` (tokenizer, stemming, beta, profile, ...);
-    ``num_proc`` workers are threads (the kernels release the GIL), or processes with
-    ``backend="processes"``.
+    ``options`` are the scoring options of :func:`rouge_plus.score` (tokenizer, stemming, beta,
+    profile, ...); those that shape its results (``multi_ref``, the aggregation, counts and
+    ``strip_reasoning``) are refused with an ``OptionError``. ``num_proc`` workers are threads
+    (the kernels release the GIL), or processes with ``backend="processes"``.
     """
     rows = normalize_texts(texts, "texts")
     columns = None if others is None else normalize_texts(others, "others")

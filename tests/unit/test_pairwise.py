@@ -254,11 +254,22 @@ def test_empty_inputs():
         ({"threshold": float("nan")}, ValueError, "threshold"),
         ({"num_proc": 0}, ValueError, "num_proc"),
         ({"colour": "red"}, TypeError, "unknown option"),
+        # Options that shape score()'s results, not one text against one: refused, not ignored.
+        ({"return_counts": True}, ValueError, "return_counts: not an option of pairwise"),
+        ({"use_aggregator": False}, ValueError, "use_aggregator: not an option of pairwise"),
+        ({"aggregation": "bootstrap", "seed": 1}, ValueError, "aggregation, seed: not options"),
+        ({"multi_ref": "mean"}, ValueError, "multi_ref: not an option"),
+        ({"strip_reasoning": True}, ValueError, "strip_reasoning: not an option"),
     ],
 )
 def test_errors_name_the_argument(kwargs, error, message):
     with pytest.raises(error, match=message):
         pairwise(["a b"], **kwargs)
+
+
+def test_dedupe_refuses_what_pairwise_refuses():
+    with pytest.raises(ValueError, match="strip_reasoning: not an option of pairwise or dedupe"):
+        dedupe(["a b", "a b"], strip_reasoning=True)
 
 
 def test_texts_must_be_strings():
