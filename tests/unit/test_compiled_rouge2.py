@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rouge_plus.scoring.counting as counting
+import rouge_plus.scoring.synonym_counting as synonym_counting
 from rouge_plus import RougeScorer
 from rouge_plus._compiled import compiled
 from rouge_plus.kernels.spec import ASCII_WORD
@@ -141,7 +141,7 @@ def test_natively_read_texts_have_ascii_runs_as_cased_tokens(text, name):
 
 def _pure_synonym_scores(scorer, predictions, references, monkeypatch):
     with monkeypatch.context() as patch:
-        patch.setattr(counting, "_compiled_synonyms", lambda: None)
+        patch.setattr(synonym_counting, "_compiled_synonyms", lambda: None)
         return scorer.score_examples(predictions, references).scores
 
 
@@ -188,14 +188,14 @@ def _pairs_handed_back(monkeypatch) -> list[int]:
     """The pairs the compiled synonym matching hands back to the Python maximum matching, as
     the calls made under ``monkeypatch`` record them."""
     left_over: list[int] = []
-    compiled_counts = counting._compiled_counts
+    compiled_counts = synonym_counting._compiled_counts
 
     def spy(*arguments):
         counts, pairs, neighbours = compiled_counts(*arguments)
         left_over.extend(pairs)
         return counts, pairs, neighbours
 
-    monkeypatch.setattr(counting, "_compiled_counts", spy)
+    monkeypatch.setattr(synonym_counting, "_compiled_counts", spy)
     return left_over
 
 
@@ -242,7 +242,7 @@ def test_bigrams_of_synonyms_are_settled_in_c(monkeypatch):
 def test_neighbour_table_equals_python(keys):
     at, ids = synonyms_module.neighbour_table(keys)
     at, ids = np.frombuffer(at, dtype=np.int64), np.frombuffer(ids, dtype=np.int32)
-    python = counting._neighbours(lambda a, b: True, dict(enumerate(keys)), True)
+    python = synonym_counting._neighbours(lambda a, b: True, dict(enumerate(keys)), True)
     for token in range(len(keys)):
         assert frozenset(ids[at[token] : at[token + 1]].tolist()) == python.get(token, frozenset())
         assert len(set(ids[at[token] : at[token + 1]].tolist())) == at[token + 1] - at[token]
