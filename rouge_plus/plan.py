@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from .errors import OptionTypeError
+from .errors import OptionError, OptionTypeError
 from .inputs import Batch
 from .kernels.native import NATIVE, PairScorer
 from .options import ScoreOptions
@@ -352,9 +352,9 @@ def _plain_key(kwargs: dict[str, object]) -> tuple | None:
 class LanguageChoice(NamedTuple):
     """What the ``language`` option selects, resolved once by the plan: the language's row of
     the table (None without a language), the word segmenter that replaces the default
-    tokenizer, the stemmer's name for :func:`~rouge_plus.text.stemming.get_stemmer` (None: no
-    stemming) and the stopwords-iso code of ``remove_stopwords=True`` (None: the built-in
-    English list or what the option names)."""
+    tokenizer, the stemmer's name for :func:`get_stemmer` (None: no stemming) and the
+    stopwords-iso code of ``remove_stopwords=True`` (None: the built-in English list or what
+    the option names)."""
 
     language: Language | None
     segmenter: str | None
@@ -454,7 +454,7 @@ def text_pipeline(options: ScoreOptions, choice: LanguageChoice | None = None) -
     return TextPipeline(
         tokenizer=tokenizer,
         split_sentences=split_sentences,
-        stem=_stemmer(choice.stemmer),
+        stem=get_stemmer(choice.stemmer) if choice.stemmer else None,
         stopwords=stopwords,
         limit_text=_length_limit(options),
         limit_sentences=_sentence_length_limit(options),
@@ -471,13 +471,51 @@ def _reasoning_stripper(spec: bool | str) -> Callable[[list[str]], tuple[list[st
     return reasoning_stripper(spec)
 
 
-def _stemmer(name: str | None) -> Callable[[str], str] | None:
-    """The stemmer named ``name``; None (and no stemming module imported) for none."""
-    if name is None:
-        return None
-    from .text.stemming import get_stemmer
+Stemmer = Callable[[str], str]
 
-    return get_stemmer(name)
+
+def _porter_stemmer() -> Stemmer:
+    from .text.stemming import porter_stem
+
+    return porter_stem
+
+
+def _rouge155_stemmer() -> Stemmer:
+    from .rouge155.stemmer import Rouge155Stemmer
+    from .text.stemming import CACHE_SIZE
+
+    return functools.lru_cache(maxsize=CACHE_SIZE)(Rouge155Stemmer())
+
+
+# Stemmers by the name resolve_language gives; built (and their modules imported) on first use,
+# once per process.
+_STEMMERS: dict[str, Callable[[], Stemmer]] = {
+    "porter": _porter_stemmer,
+    "rouge155": _rouge155_stemmer,
+}
+
+
+@functools.cache
+def _snowball_stemmers() -> dict[str, Callable[[], Stemmer]]:
+    """The Snowball stemmers of the languages (PyStemmer), by the names ScoreOptions gives them
+    (the languages table is imported for them only)."""
+    from .text.languages import LANGUAGES, snowball_stemmer
+
+    return {
+        f"snowball:{language.stemmer}": functools.partial(snowball_stemmer, language.stemmer)
+        for language in LANGUAGES.values()
+        if language.stemmer and language.stemmer != "porter"
+    }
+
+
+@functools.cache
+def get_stemmer(name: str) -> Stemmer:
+    """The stemmer registered under ``name``; an ``OptionError`` lists the valid names."""
+    factory = _STEMMERS.get(name) or _snowball_stemmers().get(name)
+    if factory is None:
+        valid = ", ".join(sorted({**_STEMMERS, **_snowball_stemmers()}))
+        raise OptionError(f"stemmer: unknown stemmer {name!r}; valid stemmers are: {valid}")
+    return factory()
 
 
 def stemmer_notice(options: ScoreOptions, choice: LanguageChoice) -> str | None:

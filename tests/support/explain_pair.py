@@ -3,10 +3,10 @@ the tests name them (the Space itself explains with a plan)."""
 
 from __future__ import annotations
 
+from rouge_plus.plan import get_stemmer
 from rouge_plus.rouge2.synonyms import Synonyms
 from rouge_plus.space.explain import PairExplanation, explain_tokens
 from rouge_plus.text.protocols import Tokenizer
-from rouge_plus.text.stemming import get_stemmer
 from rouge_plus.text.stopwords import StopwordSpec, resolve_stopwords
 
 
