@@ -12,6 +12,10 @@ request imports it again (as ``__mp_main__``, as multiprocessing does), and need
 """
 
 if __name__ == "__main__":
+    from rouge_plus.space.memory import configure_allocator
+
+    configure_allocator()  # before any thread allocates (see rouge_plus/space/memory.py)
+
     from pathlib import Path
 
     from rouge_plus.space.compiled import build_kernels

@@ -8,6 +8,7 @@ modules are its logic, importable and tested without Gradio:
 - :mod:`.corpus_files`: an uploaded or pasted corpus, the column pickers, the download;
 - :mod:`.limits`: what a request may ask for, and how much work it asks for;
 - :mod:`.workers`: where and how long that work runs (the time budget, turns, worker processes);
+- :mod:`.memory`: the server's memory given back once a request has ended;
 - :mod:`.scoring`: the options the page offers, and scoring a pair or a corpus with them;
 - :mod:`.render`: HTML tables, highlighted texts and the page's CSS;
 - :mod:`.histogram`: the per-example F histogram (matplotlib).

@@ -11,9 +11,10 @@ from typing import TypeVar
 import gradio as gr
 
 from .limits import CONCURRENT_REQUESTS, LARGE_AT_ONCE, LARGE_WAITING, check_options
+from .memory import release_freed_memory
 from .refusals import user_errors
 from .scoring import build_options, score_options
-from .workarounds import client_gone, event_arrival, release_freed_memory
+from .workarounds import client_gone, event_arrival
 from .workers import Budget
 
 Result = TypeVar("Result")

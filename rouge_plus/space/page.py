@@ -33,11 +33,12 @@ from .limits import (
     QUEUE_SIZE,
     limits_markdown,
 )
+from .memory import freeze_startup_objects
 from .options_column import options_column
 from .pair_tab import pair_tab, wire_pair_tab
 from .render import CSS
 from .request_size import RequestSizeLimit
-from .workarounds import SpaceBlocks, freeze_startup_objects, share_few_heaps
+from .workarounds import SpaceBlocks
 from .workers import Budget, start_workers
 
 # Gradio's cache (uploads, downloads): every DELETE_CACHE[0] s, files older than
@@ -102,7 +103,6 @@ def main(demo: gr.Blocks | None = None) -> None:
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger(__package__).setLevel(logging.INFO)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    share_few_heaps()
     start_workers()
     demo = demo or build_demo()
     freeze_startup_objects()

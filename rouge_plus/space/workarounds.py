@@ -1,26 +1,20 @@
-"""Where the page leans on Gradio's internals (6.x) and on glibc's allocator, all in one place.
+"""Where the page leans on Gradio's internals (6.x), all in one place.
 
 Each workaround names what it relies on; ``tests/frontends/test_space_workarounds.py`` fails
 when the installed Gradio renames or reshapes any of it, and checks that the workaround still
 takes effect:
 
-- :class:`SpaceBlocks` overrides ``Blocks.preprocess_data``: refusals without a traceback, and
-  no copy of a request's values kept per session;
+- :class:`SpaceBlocks` overrides ``Blocks.preprocess_data`` and ``Blocks.postprocess_data``:
+  refusals without a traceback, and no copy of the page's configuration (with a request's
+  values and answers) kept per session;
 - :func:`without_cache_files` replaces ``gr.File._process_single_file`` on one instance: no empty
   file in Gradio's cache per event that reads the upload;
 - :func:`client_gone` and :func:`event_arrival` read ``blocks._queue.active_jobs``: whether
   the client of the running event has left, and when its request arrived (``event.request``,
-  the request that joined the queue) or joined the queue;
-- :func:`release_freed_memory` and :func:`share_few_heaps` call glibc's ``malloc_trim`` and
-  ``mallopt`` through ctypes: the freed heap of large requests goes back to the system (and
-  :func:`freeze_startup_objects` keeps the garbage collection it starts with short).
+  the request that joined the queue) or joined the queue.
 """
 
 from __future__ import annotations
-
-import ctypes
-import ctypes.util
-import gc
 
 import gradio as gr
 from gradio.block_function import BlockFunction
@@ -41,9 +35,12 @@ class SpaceBlocks(gr.Blocks):
     - a request that Gradio refuses before any handler runs (too few values, a file that was
       not uploaded: what only a client skipping the page sends) is a message and one line in
       the log, as every refusal, not a traceback;
-    - the values are not kept in the session's copy of the page once the handler has them:
-      Gradio keeps every input's last value per session (up to 10,000 sessions), so each API
-      client or page left the server holding its last texts (5 MB per request at the limits).
+    - a session keeps no copy of the page's configuration: Gradio builds one per session (for
+      its deep links, which the page does not offer: 135 KB for this page) and writes each
+      input's and output's last value into it, and keeps it for up to 10,000 sessions, so every
+      page or API client left the server holding a copy of the page and its last texts (5 MB
+      per request at the limits). What a session needs (its ``gr.State`` values, components an
+      event changed) Gradio keeps elsewhere in the session.
     """
 
     async def preprocess_data(
@@ -53,10 +50,24 @@ class SpaceBlocks(gr.Blocks):
             processed = await super().preprocess_data(block_fn, inputs, state, *args)
         except (ValueError, TypeError) as error:
             refuse(str(error).splitlines()[0])
-        for block in block_fn.inputs if state is not None else ():
-            if not block.stateful and block._id in state.config_values:
-                state._update_value_in_config(block._id, None)
+        finally:
+            _forget_configuration(state)
         return processed
+
+    async def postprocess_data(
+        self, block_fn: BlockFunction, predictions: list | dict, state: SessionState | None
+    ) -> list:
+        try:
+            return await super().postprocess_data(block_fn, predictions, state)
+        finally:
+            _forget_configuration(state)
+
+
+def _forget_configuration(state: SessionState | None) -> None:
+    """Drop the session's copy of the page's configuration (Gradio makes the entries it writes
+    to again, from the page's)."""
+    if state is not None:
+        state.config_values.clear()
 
 
 def _running_event() -> Event | None:
@@ -105,44 +116,3 @@ def without_cache_files(upload: gr.File) -> gr.File:
 
     upload._process_single_file = path_only
     return upload
-
-
-def _glibc() -> ctypes.CDLL | None:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim  # noqa: B018 - present in glibc only
-    except (OSError, AttributeError):
-        return None
-    return libc
-
-
-LIBC = _glibc()
-# glibc gives each thread a heap of its own (up to 8 per core), and a heap that held one large
-# request's texts keeps pages that malloc_trim cannot return: after 20 requests at the limits
-# the server stayed 70 MB above its idle size; with two heaps, within 5%.
-M_ARENA_MAX = -8  # mallopt's parameter number
-MALLOC_ARENAS = 2
-
-
-def release_freed_memory() -> None:
-    """Give the memory a request freed back to the system (glibc keeps the freed heap of large
-    requests otherwise: about 50 MB after four at the limits)."""
-    gc.collect()
-    if LIBC is not None:
-        LIBC.malloc_trim(0)
-
-
-def freeze_startup_objects() -> None:
-    """Leave every object the server holds at its start (Gradio, the page, the scoring
-    modules) out of the later garbage collections, so that :func:`release_freed_memory`
-    scans only what requests allocated: a full collection of them took about a second,
-    holding up every request, after each request."""
-    gc.collect()
-    gc.freeze()
-
-
-def share_few_heaps() -> None:
-    """Have the handler threads share :data:`MALLOC_ARENAS` heaps, which ``malloc_trim`` can
-    empty (where glibc is the allocator)."""
-    if LIBC is not None:
-        LIBC.mallopt(M_ARENA_MAX, MALLOC_ARENAS)
