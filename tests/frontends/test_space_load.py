@@ -62,7 +62,8 @@ def server(request):
 
 
 def check(result, idle: float, name: str) -> None:
-    print("\n" + result.summary(name))
+    kept = result.rss_after - idle
+    print(f"\n{result.summary(name)}; kept over the start: {kept:+.1f} MiB")
     assert result.small_seconds and max(result.small_seconds) < SMALL_WAIT_S
     assert max(result.refused_seconds, default=0) < REFUSAL_S
     for outcome in result.outcomes:
@@ -71,7 +72,6 @@ def check(result, idle: float, name: str) -> None:
         ), outcome
     assert result.worst_overrun() < PAST_THE_BUDGET_S
     assert result.cpu_after < 0.5, "work went on after every request was answered"
-    kept = result.rss_after - idle
     assert kept < MEMORY_BACK_MIB, f"the server keeps {kept:.1f} MiB over its start"
 
 
