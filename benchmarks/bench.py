@@ -24,11 +24,12 @@ timed in alternating rounds over the same data, and the median pairs/s of each, 
 rouge_plus to each, and each peer's peak memory (measured in a child process of its own) are
 reported as a Markdown table.
 
-The cold mode times what a short script pays: whole processes (``cold_child.py``) that start
-Python, import one implementation, read the pairs and score them once, every implementation on
-one thread; it reports the median CPU seconds (user + system) and peak RSS of ``--rounds`` runs
-(7 by default), with and without stemming, for the first 100 and 3,500 pairs of the data
-(``--cold-pairs``). With ``--installed`` the children run the rouge_plus installed in this
+The cold mode times what a short script pays: whole processes (``cold_child.py``) that start Python,
+import one implementation, read the pairs and score them once, every implementation on one thread;
+it reports the mean CPU seconds (user + system, with the standard error of the mean: the kernel
+counts a process's CPU in scheduler ticks, so one run's figure is coarse) and the median peak RSS of
+``--rounds`` runs (41 by default), with and without stemming, for the first 100 and 3,500 pairs of
+the data (``--cold-pairs``). With ``--installed`` the children run the rouge_plus installed in this
 interpreter (``pip install .``, not editable, as a user has it) instead of this checkout.
 
 The rouge_plus measured is this checkout's (its folder comes first on the path), compiled in
@@ -377,7 +378,9 @@ def main() -> None:
         action="store_true",
         help="cold mode: run the rouge_plus installed in this interpreter, not this checkout",
     )
-    parser.add_argument("--rounds", type=int, help="timed rounds (default: 7 in cold mode, else 5)")
+    parser.add_argument(
+        "--rounds", type=int, help="timed rounds (default: 41 in cold mode, else 5)"
+    )
     parser.add_argument("--peers", nargs="+", default=list(PEERS), choices=list(PEERS))
     parser.add_argument(
         "--stemming", nargs="+", type=lambda s: s == "yes", default=[False, True], metavar="yes|no"
@@ -419,7 +422,7 @@ def main() -> None:
         child_memory(args)
         return
     if args.rounds is None:
-        args.rounds = 7 if args.mode == "cold" else 5
+        args.rounds = 41 if args.mode == "cold" else 5
     if args.pairs is None and args.mode in ("memory", "evaluate"):
         args.pairs = 100_000 if args.mode == "memory" else 5000
     if args.installed:  # describe the installed copy, not this checkout

@@ -97,13 +97,14 @@ def cold_run(
 
 
 def cold_mode(args: argparse.Namespace, available: Callable[[str], bool]) -> list[Row]:
-    """Median CPU seconds and peak RSS of ``args.rounds`` whole-process runs per implementation
-    (runs alternate, so load changes hit them all alike), with and without stemming, on the
-    first ``n`` pairs of the data for each ``n`` of ``args.cold_pairs``; "nothing" is Python
-    reading the data, "import rouge_plus" adds the import. The checkout's bytecode is compiled
-    first, as pip compiles an installed package's (``args.installed``: the installed rouge_plus
-    runs instead). Scores are checked first: each implementation's mean P/R/F per type within
-    1e-9 of rouge_score's (or of rouge_plus's when rouge_score is not installed)."""
+    """Mean CPU seconds and median peak RSS of ``args.rounds`` whole-process runs per
+    implementation (runs alternate, so load changes hit them all alike), with and without
+    stemming, on the first ``n`` pairs of the data for each ``n`` of ``args.cold_pairs``;
+    "nothing" is Python reading the data, "import rouge_plus" adds the import. The checkout's
+    bytecode is compiled first, as pip compiles an installed package's (``args.installed``: the
+    installed rouge_plus runs instead). Scores are checked first: each implementation's mean
+    P/R/F per type within 1e-9 of rouge_score's (or of rouge_plus's when rouge_score is not
+    installed)."""
     # Installed packages hold their bytecode (pip compiles it); so must the checkout measured,
     # or every run would compile rouge_plus from source (PYTHONDONTWRITEBYTECODE stops Python
     # from saving it).
@@ -141,7 +142,11 @@ def _cold_size(
             for name in names:
                 peer = "rouge_plus-import" if name == "import rouge_plus" else name
                 runs[name].append(cold_run(peer, data, use_stemmer, env)[:2])
-        cpu = {name: statistics.median(c for c, _ in values) for name, values in runs.items()}
+        # The mean, not the median: the kernel accounts a process's CPU time in scheduler ticks
+        # (4 ms at 250 Hz), coarse beside a 30 ms process, so each run's figure is rounded to a
+        # tick and a median jumps between ticks; the mean of many runs is not rounded.
+        cpu = {name: statistics.fmean(c for c, _ in values) for name, values in runs.items()}
+        error = {name: _standard_error([c for c, _ in values]) for name, values in runs.items()}
         rss = {name: statistics.median(m for _, m in values) for name, values in runs.items()}
         for name in names:
             results.append(
@@ -151,6 +156,7 @@ def _cold_size(
                     "pairs": checks[peers[0]]["pairs"] if peers else None,
                     "runs": args.rounds,
                     "cpu_s": cpu[name],
+                    "cpu_s_error": error[name],
                     "cpu_above_nothing": cpu[name] - cpu["nothing"],
                     "peak_mib": rss[name],
                     "rouge_plus_vs": (
@@ -163,18 +169,24 @@ def _cold_size(
     return results
 
 
+def _standard_error(values: list[float]) -> float:
+    """The standard error of the mean of ``values`` (0 for fewer than two)."""
+    return statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+
+
 def render_cold(results: list[Row]) -> str:
     lines = [
-        "| pairs | stemming | process | CPU s (median) | above Python + data | peak RSS (MiB) "
-        "| rouge_plus CPU ÷ this |",
+        "| pairs | stemming | process | CPU s (mean ± s.e.) | above Python + data "
+        "| peak RSS (MiB, median) | rouge_plus CPU ÷ this |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in results:
         ratio = "—" if r["rouge_plus_vs"] is None else f"{r['rouge_plus_vs']:.2f}"
         pairs = "—" if r["pairs"] is None else f"{r['pairs']:,}"
         lines.append(
-            f"| {pairs} | {'yes' if r['stemming'] else 'no'} | {r['peer']} | {r['cpu_s']:.3f} | "
-            f"{r['cpu_above_nothing']:+.3f} | {r['peak_mib']:.1f} | {ratio} |"
+            f"| {pairs} | {'yes' if r['stemming'] else 'no'} | {r['peer']} "
+            f"| {r['cpu_s']:.4f} ± {r['cpu_s_error']:.4f} | "
+            f"{r['cpu_above_nothing']:+.4f} | {r['peak_mib']:.1f} | {ratio} |"
         )
     return "\n".join(lines)
 
