@@ -106,6 +106,11 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
 # The aliased names whose module is the real package's (run on the drop-ins).
 _REAL_MODULES: set[str] = set()
 
+# The modules uninstall() took out of sys.modules, kept alive: a module imported again afterwards
+# must not reuse the address of the one it replaces, since absl's flags (rouge_score's command
+# line modules define some) tell a re-import from a second definition by the module's id().
+_RETIRED: list[ModuleType] = []
+
 
 _FINDER = _AliasFinder()
 
@@ -131,7 +136,7 @@ def install() -> None:
             stacklevel=2,
         )
         for name in already:
-            del sys.modules[name]
+            _RETIRED.append(sys.modules.pop(name))
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
 
@@ -143,7 +148,7 @@ def uninstall() -> None:
     for name, module in list(sys.modules.items()):
         served = getattr(module, "__name__", "")
         if served in _REAL_MODULES or (_target(name) and served.startswith("rouge_plus.")):
-            del sys.modules[name]
+            _RETIRED.append(sys.modules.pop(name))
     for name in _REAL_MODULES:  # set on the drop-in package by ``import rouge_score.io``
         package, _, child = _target(name).rpartition(".")
         vars(sys.modules[package]).pop(child, None)

@@ -159,6 +159,28 @@ def test_every_real_submodule_imports_under_the_alias(package):
     assert after == [f"{package}.{name}" for name in names]
 
 
+def test_a_module_imported_again_after_uninstall_is_a_new_object():
+    """Modules taken out of ``sys.modules`` by ``install()``/``uninstall()`` stay alive, so a
+    re-import never reuses their address: absl (rouge_score's command-line modules define flags)
+    takes a module at the address of the one that defined a flag for a second definition and
+    raises ``DuplicateFlagError``. Twenty round trips, each importing the module twice."""
+    pytest.importorskip("rouge_score")
+    got = _run(
+        """
+        import importlib, json, warnings, rouge_plus.compat
+        warnings.simplefilter("ignore")  # install() names the real package imported before it
+        seen = []
+        for _ in range(20):
+            rouge_plus.compat.install()
+            seen.append(id(importlib.import_module("rouge_score.create_pyrouge_files")))
+            rouge_plus.compat.uninstall()
+            seen.append(id(importlib.import_module("rouge_score.create_pyrouge_files")))
+        print(json.dumps(len(set(seen))))
+        """
+    )
+    assert got == 40
+
+
 def test_rouge_scores_io_runs_on_the_drop_in(tmp_path):
     """rouge_score's ``io`` (not in the drop-in) writes its CSV with the drop-in's scorer."""
     pytest.importorskip("rouge_score")
